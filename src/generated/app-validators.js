@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.app = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object"},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object"},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object"}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"]};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"]};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
 const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -1106,8 +1106,17 @@ errors++;
 }
 if(data11.linuxInfo !== undefined){
 let data38 = data11.linuxInfo;
-if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
-const err90 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.linuxInfo.type,parentSchema:schema11.properties.container.properties.linuxInfo,data:data38};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.ipcInfo !== undefined){
+let data39 = data38.ipcInfo;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.shmSize !== undefined){
+let data40 = data39.shmSize;
+const _errs85 = errors;
+let valid25 = true;
+const _errs86 = errors;
+if(!((typeof data40 == "number") && (isFinite(data40)))){
+const err90 = {};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1116,12 +1125,21 @@ vErrors.push(err90);
 }
 errors++;
 }
+var _valid0 = _errs86 === errors;
+errors = _errs85;
+if(vErrors !== null){
+if(_errs85){
+vErrors.length = _errs85;
 }
-if(data11.volumes !== undefined){
-let data39 = data11.volumes;
-if(Array.isArray(data39)){
-if(data39.length > 1000){
-const err91 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes,data:data39};
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs88 = errors;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 > 1000000000 || isNaN(data40)){
+const err91 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1130,12 +1148,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-const len7 = data39.length;
-for(let i7=0; i7<len7; i7++){
-let data40 = data39[i7];
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.containerPath === undefined){
-const err92 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema11.properties.container.properties.volumes.items.required,parentSchema:schema11.properties.container.properties.volumes.items,data:data40};
+if(data40 < 0 || isNaN(data40)){
+const err92 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1144,11 +1158,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data40.containerPath !== undefined){
-let data41 = data40.containerPath;
-if(typeof data41 === "string"){
-if(func2(data41) > 32768){
-const err93 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+}
+else {
+const err93 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1157,8 +1169,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(func2(data41) < 1){
-const err94 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+var _valid0 = _errs88 === errors;
+valid25 = _valid0;
+}
+if(!valid25){
+const err94 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data40};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1168,8 +1183,18 @@ vErrors.push(err94);
 errors++;
 }
 }
-else {
-const err95 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+}
+}
+if(data38.seccomp !== undefined){
+let data41 = data38.seccomp;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.profileName !== undefined){
+let data42 = data41.profileName;
+const _errs94 = errors;
+let valid27 = true;
+const _errs95 = errors;
+if(typeof data42 !== "string"){
+const err95 = {};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1178,12 +1203,21 @@ vErrors.push(err95);
 }
 errors++;
 }
+var _valid1 = _errs95 === errors;
+errors = _errs94;
+if(vErrors !== null){
+if(_errs94){
+vErrors.length = _errs94;
 }
-if(data40.hostPath !== undefined){
-let data42 = data40.hostPath;
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs97 = errors;
 if(typeof data42 === "string"){
 if(func2(data42) > 32768){
-const err96 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+const err96 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data42};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1192,8 +1226,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(func2(data42) < 1){
-const err97 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+}
+else {
+const err97 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data42};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1202,9 +1237,11 @@ vErrors.push(err97);
 }
 errors++;
 }
+var _valid1 = _errs97 === errors;
+valid27 = _valid1;
 }
-else {
-const err98 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+if(!valid27){
+const err98 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName,data:data42};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1214,10 +1251,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data40.mode !== undefined){
-let data43 = data40.mode;
-if(typeof data43 !== "string"){
-const err99 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data43};
+}
+else {
+const err99 = {instancePath:instancePath+"/container/linuxInfo/seccomp",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.linuxInfo.properties.seccomp.type,parentSchema:schema11.properties.container.properties.linuxInfo.properties.seccomp,data:data41};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1226,8 +1262,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(!((data43 === "RO") || (data43 === "RW"))){
-const err100 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data43};
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.linuxInfo.type,parentSchema:schema11.properties.container.properties.linuxInfo,data:data38};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1237,11 +1275,11 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data40.persistent !== undefined){
-let data44 = data40.persistent;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.size === undefined){
-const err101 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data44};
+if(data11.volumes !== undefined){
+let data43 = data11.volumes;
+if(Array.isArray(data43)){
+if(data43.length > 1000){
+const err101 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes,data:data43};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1250,10 +1288,12 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data44.type !== undefined){
-let data45 = data44.type;
-if(typeof data45 !== "string"){
-const err102 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+const len7 = data43.length;
+for(let i7=0; i7<len7; i7++){
+let data44 = data43[i7];
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.containerPath === undefined){
+const err102 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema11.properties.container.properties.volumes.items.required,parentSchema:schema11.properties.container.properties.volumes.items,data:data44};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1262,8 +1302,11 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(!(((data45 === "root") || (data45 === "path")) || (data45 === "mount"))){
-const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+if(data44.containerPath !== undefined){
+let data45 = data44.containerPath;
+if(typeof data45 === "string"){
+if(func2(data45) > 32768){
+const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1272,11 +1315,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-if(data44.size !== undefined){
-let data46 = data44.size;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+if(func2(data45) < 1){
+const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1285,9 +1325,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 1000000000 || isNaN(data46)){
-const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+}
+else {
+const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1296,8 +1336,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data46 < 0 || isNaN(data46)){
-const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+}
+if(data44.hostPath !== undefined){
+let data46 = data44.hostPath;
+if(typeof data46 === "string"){
+if(func2(data46) > 32768){
+const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1306,12 +1350,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-}
-if(data44.maxSize !== undefined){
-let data47 = data44.maxSize;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+if(func2(data46) < 1){
+const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1320,9 +1360,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 1000000000 || isNaN(data47)){
-const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+}
+else {
+const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1331,8 +1371,11 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data47 < 0 || isNaN(data47)){
-const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+}
+if(data44.mode !== undefined){
+let data47 = data44.mode;
+if(typeof data47 !== "string"){
+const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data47};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1341,13 +1384,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-}
-if(data44.profileName !== undefined){
-let data48 = data44.profileName;
-if(typeof data48 === "string"){
-if(func2(data48) > 32768){
-const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+if(!((data47 === "RO") || (data47 === "RW"))){
+const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data47};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1357,8 +1395,11 @@ vErrors.push(err110);
 errors++;
 }
 }
-else {
-const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+if(data44.persistent !== undefined){
+let data48 = data44.persistent;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.size === undefined){
+const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data48};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1367,12 +1408,10 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-if(data44.constraints !== undefined){
-let data49 = data44.constraints;
-if(Array.isArray(data49)){
-if(data49.length > 1000){
-const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if(data48.type !== undefined){
+let data49 = data48.type;
+if(typeof data49 !== "string"){
+const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data49};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1381,12 +1420,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-const len8 = data49.length;
-for(let i8=0; i8<len8; i8++){
-let data50 = data49[i8];
-if(Array.isArray(data50)){
-if(data50.length > 3){
-const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+if(!(((data49 === "root") || (data49 === "path")) || (data49 === "mount"))){
+const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data49};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1395,8 +1430,11 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(data50.length < 2){
-const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+}
+if(data48.size !== undefined){
+let data50 = data48.size;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1405,12 +1443,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-const len9 = data50.length;
-for(let i9=0; i9<len9; i9++){
-let data51 = data50[i9];
-if(typeof data51 === "string"){
-if(func2(data51) > 32768){
-const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 1000000000 || isNaN(data50)){
+const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1419,9 +1454,8 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-else {
-const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+if(data50 < 0 || isNaN(data50)){
+const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1432,8 +1466,10 @@ errors++;
 }
 }
 }
-else {
-const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+if(data48.maxSize !== undefined){
+let data51 = data48.maxSize;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1442,10 +1478,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 1000000000 || isNaN(data51)){
+const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1454,10 +1489,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-}
-else {
-const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data44};
+if(data51 < 0 || isNaN(data51)){
+const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1467,10 +1500,12 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data40.external !== undefined){
-let data52 = data40.external;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external,data:data52};
+}
+if(data48.profileName !== undefined){
+let data52 = data48.profileName;
+if(typeof data52 === "string"){
+if(func2(data52) > 32768){
+const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data52};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1480,11 +1515,8 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data40.secret !== undefined){
-let data53 = data40.secret;
-if(typeof data53 === "string"){
-if(func2(data53) > 32768){
-const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data53};
+else {
+const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data52};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1494,8 +1526,11 @@ vErrors.push(err121);
 errors++;
 }
 }
-else {
-const err122 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data53};
+if(data48.constraints !== undefined){
+let data53 = data48.constraints;
+if(Array.isArray(data53)){
+if(data53.length > 1000){
+const err122 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data53};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1504,10 +1539,12 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-else {
-const err123 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.type,parentSchema:schema11.properties.container.properties.volumes.items,data:data40};
+const len8 = data53.length;
+for(let i8=0; i8<len8; i8++){
+let data54 = data53[i8];
+if(Array.isArray(data54)){
+if(data54.length > 3){
+const err123 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1516,10 +1553,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-}
-else {
-const err124 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.type,parentSchema:schema11.properties.container.properties.volumes,data:data39};
+if(data54.length < 2){
+const err124 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1528,12 +1563,12 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data11.portMappings !== undefined){
-let data54 = data11.portMappings;
-if(Array.isArray(data54)){
-if(data54.length > 1000){
-const err125 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings,data:data54};
+const len9 = data54.length;
+for(let i9=0; i9<len9; i9++){
+let data55 = data54[i9];
+if(typeof data55 === "string"){
+if(func2(data55) > 32768){
+const err125 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data55};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1542,14 +1577,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-const len10 = data54.length;
-for(let i10=0; i10<len10; i10++){
-let data55 = data54[i10];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.containerPort !== undefined){
-let data56 = data55.containerPort;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err126 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+else {
+const err126 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data55};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1558,9 +1588,10 @@ vErrors.push(err126);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 > 65535 || isNaN(data56)){
-const err127 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1569,8 +1600,10 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(data56 < 0 || isNaN(data56)){
-const err128 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data53};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1581,10 +1614,8 @@ errors++;
 }
 }
 }
-if(data55.hostPort !== undefined){
-let data57 = data55.hostPort;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
-const err129 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+else {
+const err129 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data48};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1593,9 +1624,17 @@ vErrors.push(err129);
 }
 errors++;
 }
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 > 65535 || isNaN(data57)){
-const err130 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+}
+if(data44.external !== undefined){
+let data56 = data44.external;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.name !== undefined){
+let data57 = data56.name;
+const _errs129 = errors;
+let valid37 = true;
+const _errs130 = errors;
+if(typeof data57 !== "string"){
+const err130 = {};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1604,8 +1643,21 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(data57 < 0 || isNaN(data57)){
-const err131 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+var _valid2 = _errs130 === errors;
+errors = _errs129;
+if(vErrors !== null){
+if(_errs129){
+vErrors.length = _errs129;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs132 = errors;
+if(typeof data57 === "string"){
+if(func2(data57) > 32768){
+const err131 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.name.then,data:data57};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1615,11 +1667,8 @@ vErrors.push(err131);
 errors++;
 }
 }
-}
-if(data55.servicePort !== undefined){
-let data58 = data55.servicePort;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err132 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+else {
+const err132 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.name.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.name.then,data:data57};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1628,9 +1677,11 @@ vErrors.push(err132);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 65535 || isNaN(data58)){
-const err133 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+var _valid2 = _errs132 === errors;
+valid37 = _valid2;
+}
+if(!valid37){
+const err133 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.name.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.name,data:data57};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1639,8 +1690,14 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(data58 < 0 || isNaN(data58)){
-const err134 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+}
+if(data56.provider !== undefined){
+let data58 = data56.provider;
+const _errs135 = errors;
+let valid38 = true;
+const _errs136 = errors;
+if(typeof data58 !== "string"){
+const err134 = {};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1649,13 +1706,21 @@ vErrors.push(err134);
 }
 errors++;
 }
+var _valid3 = _errs136 === errors;
+errors = _errs135;
+if(vErrors !== null){
+if(_errs135){
+vErrors.length = _errs135;
+}
+else {
+vErrors = null;
 }
 }
-if(data55.labels !== undefined){
-let data59 = data55.labels;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(Object.keys(data59).length > 1000){
-const err135 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(_valid3){
+const _errs138 = errors;
+if(typeof data58 === "string"){
+if(func2(data58) > 32768){
+const err135 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider.then,data:data58};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1664,11 +1729,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-for(const key2 in data59){
-const _errs123 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 1024){
-const err136 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key2,propertyName:key2};
+}
+else {
+const err136 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider.then,data:data58};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1677,10 +1740,11 @@ vErrors.push(err136);
 }
 errors++;
 }
+var _valid3 = _errs138 === errors;
+valid38 = _valid3;
 }
-var valid34 = _errs123 === errors;
-if(!valid34){
-const err137 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(!valid38){
+const err137 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider,data:data58};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1690,11 +1754,13 @@ vErrors.push(err137);
 errors++;
 }
 }
-for(const key3 in data59){
-let data60 = data59[key3];
-if(typeof data60 === "string"){
-if(func2(data60) > 32768){
-const err138 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+if(data56.size !== undefined){
+let data59 = data56.size;
+const _errs141 = errors;
+let valid39 = true;
+const _errs142 = errors;
+if(!((typeof data59 == "number") && (isFinite(data59)))){
+const err138 = {};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1703,9 +1769,21 @@ vErrors.push(err138);
 }
 errors++;
 }
+var _valid4 = _errs142 === errors;
+errors = _errs141;
+if(vErrors !== null){
+if(_errs141){
+vErrors.length = _errs141;
 }
 else {
-const err139 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs144 = errors;
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 > 1000000000 || isNaN(data59)){
+const err139 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1714,10 +1792,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-else {
-const err140 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(data59 < 0 || isNaN(data59)){
+const err140 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1727,11 +1803,8 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data55.name !== undefined){
-let data61 = data55.name;
-if(typeof data61 === "string"){
-if(func2(data61) > 32768){
-const err141 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+else {
+const err141 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1740,8 +1813,11 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(func2(data61) < 1){
-const err142 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+var _valid4 = _errs144 === errors;
+valid39 = _valid4;
+}
+if(!valid39){
+const err142 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.size,data:data59};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1750,8 +1826,12 @@ vErrors.push(err142);
 }
 errors++;
 }
-if(!pattern1.test(data61)){
-const err143 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+}
+if(data56.options !== undefined){
+let data60 = data56.options;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(Object.keys(data60).length > 1000){
+const err143 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1760,9 +1840,11 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-else {
-const err144 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+for(const key2 in data60){
+const _errs148 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 1024){
+const err144 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1772,10 +1854,9 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data55.protocol !== undefined){
-let data62 = data55.protocol;
-if(typeof data62 !== "string"){
-const err145 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+var valid40 = _errs148 === errors;
+if(!valid40){
+const err145 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.propertyNames,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1784,8 +1865,15 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(!(((data62 === "tcp") || (data62 === "udp")) || (data62 === "udp,tcp"))){
-const err146 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+}
+for(const key3 in data60){
+if(!(((((key3 === "pluginName") || (key3 === "capability")) || (key3 === "nodeStageSecret")) || (key3 === "nodePublishSecret")) || (key3 === "volumeContext"))){
+let data61 = data60[key3];
+const _errs151 = errors;
+let valid42 = true;
+const _errs152 = errors;
+if(typeof data61 !== "string"){
+const err146 = {};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1794,12 +1882,21 @@ vErrors.push(err146);
 }
 errors++;
 }
+var _valid5 = _errs152 === errors;
+errors = _errs151;
+if(vErrors !== null){
+if(_errs151){
+vErrors.length = _errs151;
 }
-if(data55.networkNames !== undefined){
-let data63 = data55.networkNames;
-if(Array.isArray(data63)){
-if(data63.length > 1000){
-const err147 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs154 = errors;
+if(typeof data61 === "string"){
+if(func2(data61) > 32768){
+const err147 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then,data:data61};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1808,12 +1905,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-const len11 = data63.length;
-for(let i11=0; i11<len11; i11++){
-let data64 = data63[i11];
-if(typeof data64 === "string"){
-if(func2(data64) > 63){
-const err148 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+else {
+const err148 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then,data:data61};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1822,8 +1916,11 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(func2(data64) < 1){
-const err149 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+var _valid5 = _errs154 === errors;
+valid42 = _valid5;
+}
+if(!valid42){
+const err149 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties,data:data61};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1832,8 +1929,15 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(!pattern1.test(data64)){
-const err150 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+}
+if(data60.pluginName !== undefined){
+let data62 = data60.pluginName;
+const _errs157 = errors;
+let valid44 = true;
+const _errs158 = errors;
+if(typeof data62 !== "string"){
+const err150 = {};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1842,9 +1946,21 @@ vErrors.push(err150);
 }
 errors++;
 }
+var _valid6 = _errs158 === errors;
+errors = _errs157;
+if(vErrors !== null){
+if(_errs157){
+vErrors.length = _errs157;
 }
 else {
-const err151 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs160 = errors;
+if(typeof data62 === "string"){
+if(func2(data62) > 32768){
+const err151 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then,data:data62};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1854,9 +1970,8 @@ vErrors.push(err151);
 errors++;
 }
 }
-}
 else {
-const err152 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+const err152 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then,data:data62};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1865,10 +1980,11 @@ vErrors.push(err152);
 }
 errors++;
 }
+var _valid6 = _errs160 === errors;
+valid44 = _valid6;
 }
-}
-else {
-const err153 = {instancePath:instancePath+"/container/portMappings/" + i10,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.type,parentSchema:schema11.properties.container.properties.portMappings.items,data:data55};
+if(!valid44){
+const err153 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName,data:data62};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1878,9 +1994,13 @@ vErrors.push(err153);
 errors++;
 }
 }
-}
-else {
-const err154 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.type,parentSchema:schema11.properties.container.properties.portMappings,data:data54};
+if(data60.capability !== undefined){
+let data63 = data60.capability;
+const _errs163 = errors;
+let valid45 = true;
+const _errs164 = errors;
+if(!(data63 && typeof data63 == "object" && !Array.isArray(data63))){
+const err154 = {};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1889,10 +2009,26 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
+var _valid7 = _errs164 === errors;
+errors = _errs163;
+if(vErrors !== null){
+if(_errs163){
+vErrors.length = _errs163;
 }
 else {
-const err155 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.type,parentSchema:schema11.properties.container,data:data11};
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs166 = errors;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.accessMode !== undefined){
+let data64 = data63.accessMode;
+const _errs170 = errors;
+let valid47 = true;
+const _errs171 = errors;
+if(typeof data64 !== "string"){
+const err155 = {};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1901,12 +2037,21 @@ vErrors.push(err155);
 }
 errors++;
 }
+var _valid8 = _errs171 === errors;
+errors = _errs170;
+if(vErrors !== null){
+if(_errs170){
+vErrors.length = _errs170;
 }
-if(data.cpus !== undefined){
-let data65 = data.cpus;
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 1000000000 || isNaN(data65)){
-const err156 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.cpus,data:data65};
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs173 = errors;
+if(typeof data64 === "string"){
+if(func2(data64) > 32768){
+const err156 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then,data:data64};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1915,8 +2060,9 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data65 < 0.001 || isNaN(data65)){
-const err157 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema11.properties.cpus,data:data65};
+}
+else {
+const err157 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then,data:data64};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1925,9 +2071,11 @@ vErrors.push(err157);
 }
 errors++;
 }
+var _valid8 = _errs173 === errors;
+valid47 = _valid8;
 }
-else {
-const err158 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.cpus.type,parentSchema:schema11.properties.cpus,data:data65};
+if(!valid47){
+const err158 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode,data:data64};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1937,11 +2085,13 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data.dependencies !== undefined){
-let data66 = data.dependencies;
-if(Array.isArray(data66)){
-if(data66.length > 1000){
-const err159 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.dependencies,data:data66};
+if(data63.accessType !== undefined){
+let data65 = data63.accessType;
+const _errs176 = errors;
+let valid48 = true;
+const _errs177 = errors;
+if(typeof data65 !== "string"){
+const err159 = {};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1950,12 +2100,21 @@ vErrors.push(err159);
 }
 errors++;
 }
-const len12 = data66.length;
-for(let i12=0; i12<len12; i12++){
-let data67 = data66[i12];
-if(typeof data67 === "string"){
-if(func2(data67) > 128){
-const err160 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema11.properties.dependencies.items,data:data67};
+var _valid9 = _errs177 === errors;
+errors = _errs176;
+if(vErrors !== null){
+if(_errs176){
+vErrors.length = _errs176;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs179 = errors;
+if(typeof data65 === "string"){
+if(func2(data65) > 32768){
+const err160 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then,data:data65};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -1964,8 +2123,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(func2(data67) < 1){
-const err161 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.dependencies.items,data:data67};
+}
+else {
+const err161 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then,data:data65};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -1974,8 +2134,11 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(!pattern0.test(data67)){
-const err162 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema11.properties.dependencies.items,data:data67};
+var _valid9 = _errs179 === errors;
+valid48 = _valid9;
+}
+if(!valid48){
+const err162 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType,data:data65};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -1985,8 +2148,13 @@ vErrors.push(err162);
 errors++;
 }
 }
-else {
-const err163 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.dependencies.items.type,parentSchema:schema11.properties.dependencies.items,data:data67};
+if(data63.fsType !== undefined){
+let data66 = data63.fsType;
+const _errs182 = errors;
+let valid49 = true;
+const _errs183 = errors;
+if(typeof data66 !== "string"){
+const err163 = {};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -1995,10 +2163,21 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
+var _valid10 = _errs183 === errors;
+errors = _errs182;
+if(vErrors !== null){
+if(_errs182){
+vErrors.length = _errs182;
 }
 else {
-const err164 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.dependencies.type,parentSchema:schema11.properties.dependencies,data:data66};
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs185 = errors;
+if(typeof data66 === "string"){
+if(func2(data66) > 32768){
+const err164 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then,data:data66};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2008,11 +2187,8 @@ vErrors.push(err164);
 errors++;
 }
 }
-if(data.disk !== undefined){
-let data68 = data.disk;
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 > 1000000000 || isNaN(data68)){
-const err165 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.disk,data:data68};
+else {
+const err165 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then,data:data66};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2021,8 +2197,11 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(data68 < 0 || isNaN(data68)){
-const err166 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.disk,data:data68};
+var _valid10 = _errs185 === errors;
+valid49 = _valid10;
+}
+if(!valid49){
+const err166 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType,data:data66};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2032,8 +2211,13 @@ vErrors.push(err166);
 errors++;
 }
 }
-else {
-const err167 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.disk.type,parentSchema:schema11.properties.disk,data:data68};
+if(data63.mountFlags !== undefined){
+let data67 = data63.mountFlags;
+const _errs188 = errors;
+let valid50 = true;
+const _errs189 = errors;
+if(!(Array.isArray(data67))){
+const err167 = {};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2042,12 +2226,21 @@ vErrors.push(err167);
 }
 errors++;
 }
+var _valid11 = _errs189 === errors;
+errors = _errs188;
+if(vErrors !== null){
+if(_errs188){
+vErrors.length = _errs188;
 }
-if(data.env !== undefined){
-let data69 = data.env;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(Object.keys(data69).length > 1000){
-const err168 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.env,data:data69};
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs191 = errors;
+if(Array.isArray(data67)){
+if(data67.length > 1000){
+const err168 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then,data:data67};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2056,11 +2249,14 @@ vErrors.push(err168);
 }
 errors++;
 }
-for(const key4 in data69){
-const _errs145 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 1024){
-const err169 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.env.propertyNames,data:key4,propertyName:key4};
+const len10 = data67.length;
+for(let i10=0; i10<len10; i10++){
+let data68 = data67[i10];
+const _errs194 = errors;
+let valid53 = true;
+const _errs195 = errors;
+if(typeof data68 !== "string"){
+const err169 = {};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2069,10 +2265,21 @@ vErrors.push(err169);
 }
 errors++;
 }
+var _valid12 = _errs195 === errors;
+errors = _errs194;
+if(vErrors !== null){
+if(_errs194){
+vErrors.length = _errs194;
 }
-var valid40 = _errs145 === errors;
-if(!valid40){
-const err170 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.env.propertyNames,parentSchema:schema11.properties.env,data:data69};
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs197 = errors;
+if(typeof data68 === "string"){
+if(func2(data68) > 32768){
+const err170 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then,data:data68};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2082,13 +2289,8 @@ vErrors.push(err170);
 errors++;
 }
 }
-for(const key5 in data69){
-let data70 = data69[key5];
-const _errs148 = errors;
-let valid42 = true;
-const _errs149 = errors;
-if(!(data70 && typeof data70 == "object" && !Array.isArray(data70))){
-const err171 = {};
+else {
+const err171 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then,data:data68};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2097,22 +2299,11 @@ vErrors.push(err171);
 }
 errors++;
 }
-var _valid0 = _errs149 === errors;
-errors = _errs148;
-if(vErrors !== null){
-if(_errs148){
-vErrors.length = _errs148;
+var _valid12 = _errs197 === errors;
+valid53 = _valid12;
 }
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs151 = errors;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.secret === undefined){
-const err172 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.env.additionalProperties.then.required,parentSchema:schema11.properties.env.additionalProperties.then,data:data70};
+if(!valid53){
+const err172 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items,data:data68};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2121,11 +2312,10 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(data70.secret !== undefined){
-let data71 = data70.secret;
-if(typeof data71 === "string"){
-if(func2(data71) > 32768){
-const err173 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data71};
+}
+}
+else {
+const err173 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then,data:data67};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2134,9 +2324,11 @@ vErrors.push(err173);
 }
 errors++;
 }
+var _valid11 = _errs191 === errors;
+valid50 = _valid11;
 }
-else {
-const err174 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data71};
+if(!valid50){
+const err174 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags,data:data67};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2148,7 +2340,7 @@ errors++;
 }
 }
 else {
-const err175 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.additionalProperties.then.type,parentSchema:schema11.properties.env.additionalProperties.then,data:data70};
+const err175 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then,data:data63};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2157,15 +2349,11 @@ vErrors.push(err175);
 }
 errors++;
 }
-var _valid0 = _errs151 === errors;
-valid42 = _valid0;
-ifClause0 = "then";
+var _valid7 = _errs166 === errors;
+valid45 = _valid7;
 }
-else {
-const _errs155 = errors;
-if(typeof data70 === "string"){
-if(func2(data70) > 32768){
-const err176 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.else,data:data70};
+if(!valid45){
+const err176 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability,data:data63};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2175,8 +2363,13 @@ vErrors.push(err176);
 errors++;
 }
 }
-else {
-const err177 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.else.type,parentSchema:schema11.properties.env.additionalProperties.else,data:data70};
+if(data60.nodeStageSecret !== undefined){
+let data69 = data60.nodeStageSecret;
+const _errs200 = errors;
+let valid54 = true;
+const _errs201 = errors;
+if(!(data69 && typeof data69 == "object" && !Array.isArray(data69))){
+const err177 = {};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2185,12 +2378,21 @@ vErrors.push(err177);
 }
 errors++;
 }
-var _valid0 = _errs155 === errors;
-valid42 = _valid0;
-ifClause0 = "else";
+var _valid13 = _errs201 === errors;
+errors = _errs200;
+if(vErrors !== null){
+if(_errs200){
+vErrors.length = _errs200;
 }
-if(!valid42){
-const err178 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.env.additionalProperties.if,parentSchema:schema11.properties.env.additionalProperties,data:data70};
+else {
+vErrors = null;
+}
+}
+if(_valid13){
+const _errs203 = errors;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(Object.keys(data69).length > 1000){
+const err178 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2199,10 +2401,11 @@ vErrors.push(err178);
 }
 errors++;
 }
-}
-}
-else {
-const err179 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.type,parentSchema:schema11.properties.env,data:data69};
+for(const key4 in data69){
+const _errs205 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 1024){
+const err179 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2212,11 +2415,9 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data.executor !== undefined){
-let data72 = data.executor;
-if(typeof data72 === "string"){
-if(func2(data72) > 32768){
-const err180 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.executor,data:data72};
+var valid55 = _errs205 === errors;
+if(!valid55){
+const err180 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.propertyNames,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2226,8 +2427,13 @@ vErrors.push(err180);
 errors++;
 }
 }
-else {
-const err181 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.executor.type,parentSchema:schema11.properties.executor,data:data72};
+for(const key5 in data69){
+let data70 = data69[key5];
+const _errs208 = errors;
+let valid57 = true;
+const _errs209 = errors;
+if(typeof data70 !== "string"){
+const err181 = {};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2236,15 +2442,21 @@ vErrors.push(err181);
 }
 errors++;
 }
+var _valid14 = _errs209 === errors;
+errors = _errs208;
+if(vErrors !== null){
+if(_errs208){
+vErrors.length = _errs208;
 }
-if(data.executorResources !== undefined){
-let data73 = data.executorResources;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.cpus !== undefined){
-let data74 = data73.cpus;
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 > 1000000000 || isNaN(data74)){
-const err182 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+else {
+vErrors = null;
+}
+}
+if(_valid14){
+const _errs211 = errors;
+if(typeof data70 === "string"){
+if(func2(data70) > 32768){
+const err182 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then,data:data70};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2253,8 +2465,9 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data74 < 0.1 || isNaN(data74)){
-const err183 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+}
+else {
+const err183 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then,data:data70};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2263,9 +2476,11 @@ vErrors.push(err183);
 }
 errors++;
 }
+var _valid14 = _errs211 === errors;
+valid57 = _valid14;
 }
-else {
-const err184 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+if(!valid57){
+const err184 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties,data:data70};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2275,11 +2490,9 @@ vErrors.push(err184);
 errors++;
 }
 }
-if(data73.mem !== undefined){
-let data75 = data73.mem;
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 > 1000000000 || isNaN(data75)){
-const err185 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+}
+else {
+const err185 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2288,8 +2501,11 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(data75 < 32 || isNaN(data75)){
-const err186 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+var _valid13 = _errs203 === errors;
+valid54 = _valid13;
+}
+if(!valid54){
+const err186 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret,data:data69};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2299,8 +2515,13 @@ vErrors.push(err186);
 errors++;
 }
 }
-else {
-const err187 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+if(data60.nodePublishSecret !== undefined){
+let data71 = data60.nodePublishSecret;
+const _errs214 = errors;
+let valid58 = true;
+const _errs215 = errors;
+if(!(data71 && typeof data71 == "object" && !Array.isArray(data71))){
+const err187 = {};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2309,12 +2530,21 @@ vErrors.push(err187);
 }
 errors++;
 }
+var _valid15 = _errs215 === errors;
+errors = _errs214;
+if(vErrors !== null){
+if(_errs214){
+vErrors.length = _errs214;
 }
-if(data73.disk !== undefined){
-let data76 = data73.disk;
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 > 1000000000 || isNaN(data76)){
-const err188 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+else {
+vErrors = null;
+}
+}
+if(_valid15){
+const _errs217 = errors;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(Object.keys(data71).length > 1000){
+const err188 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2323,8 +2553,11 @@ vErrors.push(err188);
 }
 errors++;
 }
-if(data76 < 10 || isNaN(data76)){
-const err189 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+for(const key6 in data71){
+const _errs219 = errors;
+if(typeof key6 === "string"){
+if(func2(key6) > 1024){
+const err189 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2334,8 +2567,9 @@ vErrors.push(err189);
 errors++;
 }
 }
-else {
-const err190 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+var valid59 = _errs219 === errors;
+if(!valid59){
+const err190 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.propertyNames,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2345,9 +2579,13 @@ vErrors.push(err190);
 errors++;
 }
 }
-}
-else {
-const err191 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data73};
+for(const key7 in data71){
+let data72 = data71[key7];
+const _errs222 = errors;
+let valid61 = true;
+const _errs223 = errors;
+if(typeof data72 !== "string"){
+const err191 = {};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2356,12 +2594,21 @@ vErrors.push(err191);
 }
 errors++;
 }
+var _valid16 = _errs223 === errors;
+errors = _errs222;
+if(vErrors !== null){
+if(_errs222){
+vErrors.length = _errs222;
 }
-if(data.fetch !== undefined){
-let data77 = data.fetch;
-if(Array.isArray(data77)){
-if(data77.length > 1000){
-const err192 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.fetch,data:data77};
+else {
+vErrors = null;
+}
+}
+if(_valid16){
+const _errs225 = errors;
+if(typeof data72 === "string"){
+if(func2(data72) > 32768){
+const err192 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2370,12 +2617,9 @@ vErrors.push(err192);
 }
 errors++;
 }
-const len13 = data77.length;
-for(let i13=0; i13<len13; i13++){
-let data78 = data77[i13];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.uri === undefined){
-const err193 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.fetch.items.required,parentSchema:schema11.properties.fetch.items,data:data78};
+}
+else {
+const err193 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2384,11 +2628,11 @@ vErrors.push(err193);
 }
 errors++;
 }
-if(data78.uri !== undefined){
-let data79 = data78.uri;
-if(typeof data79 === "string"){
-if(func2(data79) > 1024){
-const err194 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+var _valid16 = _errs225 === errors;
+valid61 = _valid16;
+}
+if(!valid61){
+const err194 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties,data:data72};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2397,8 +2641,10 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(func2(data79) < 1){
-const err195 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2407,9 +2653,11 @@ vErrors.push(err195);
 }
 errors++;
 }
+var _valid15 = _errs217 === errors;
+valid58 = _valid15;
 }
-else {
-const err196 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.uri.type,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+if(!valid58){
+const err196 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret,data:data71};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2419,10 +2667,13 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data78.extract !== undefined){
-let data80 = data78.extract;
-if(typeof data80 !== "boolean"){
-const err197 = {instancePath:instancePath+"/fetch/" + i13+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.extract.type,parentSchema:schema11.properties.fetch.items.properties.extract,data:data80};
+if(data60.volumeContext !== undefined){
+let data73 = data60.volumeContext;
+const _errs228 = errors;
+let valid62 = true;
+const _errs229 = errors;
+if(!(data73 && typeof data73 == "object" && !Array.isArray(data73))){
+const err197 = {};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2431,11 +2682,21 @@ vErrors.push(err197);
 }
 errors++;
 }
+var _valid17 = _errs229 === errors;
+errors = _errs228;
+if(vErrors !== null){
+if(_errs228){
+vErrors.length = _errs228;
 }
-if(data78.executable !== undefined){
-let data81 = data78.executable;
-if(typeof data81 !== "boolean"){
-const err198 = {instancePath:instancePath+"/fetch/" + i13+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.executable.type,parentSchema:schema11.properties.fetch.items.properties.executable,data:data81};
+else {
+vErrors = null;
+}
+}
+if(_valid17){
+const _errs231 = errors;
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+if(Object.keys(data73).length > 1000){
+const err198 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2444,11 +2705,11 @@ vErrors.push(err198);
 }
 errors++;
 }
-}
-if(data78.cache !== undefined){
-let data82 = data78.cache;
-if(typeof data82 !== "boolean"){
-const err199 = {instancePath:instancePath+"/fetch/" + i13+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.cache.type,parentSchema:schema11.properties.fetch.items.properties.cache,data:data82};
+for(const key8 in data73){
+const _errs233 = errors;
+if(typeof key8 === "string"){
+if(func2(key8) > 1024){
+const err199 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2458,11 +2719,9 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data78.destPath !== undefined){
-let data83 = data78.destPath;
-if(typeof data83 === "string"){
-if(func2(data83) > 1024){
-const err200 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+var valid63 = _errs233 === errors;
+if(!valid63){
+const err200 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.propertyNames,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2471,8 +2730,14 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(func2(data83) < 1){
-const err201 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+}
+for(const key9 in data73){
+let data74 = data73[key9];
+const _errs236 = errors;
+let valid65 = true;
+const _errs237 = errors;
+if(typeof data74 !== "string"){
+const err201 = {};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2481,9 +2746,21 @@ vErrors.push(err201);
 }
 errors++;
 }
+var _valid18 = _errs237 === errors;
+errors = _errs236;
+if(vErrors !== null){
+if(_errs236){
+vErrors.length = _errs236;
 }
 else {
-const err202 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.destPath.type,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+vErrors = null;
+}
+}
+if(_valid18){
+const _errs239 = errors;
+if(typeof data74 === "string"){
+if(func2(data74) > 32768){
+const err202 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then,data:data74};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2493,9 +2770,8 @@ vErrors.push(err202);
 errors++;
 }
 }
-}
 else {
-const err203 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.fetch.items.type,parentSchema:schema11.properties.fetch.items,data:data78};
+const err203 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then,data:data74};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2504,10 +2780,11 @@ vErrors.push(err203);
 }
 errors++;
 }
+var _valid18 = _errs239 === errors;
+valid65 = _valid18;
 }
-}
-else {
-const err204 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.fetch.type,parentSchema:schema11.properties.fetch,data:data77};
+if(!valid65){
+const err204 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties,data:data74};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2517,11 +2794,9 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data.healthChecks !== undefined){
-let data84 = data.healthChecks;
-if(Array.isArray(data84)){
-if(data84.length > 1000){
-const err205 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.healthChecks,data:data84};
+}
+else {
+const err205 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2530,15 +2805,11 @@ vErrors.push(err205);
 }
 errors++;
 }
-const len14 = data84.length;
-for(let i14=0; i14<len14; i14++){
-let data85 = data84[i14];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.command !== undefined){
-let data86 = data85.command;
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-if(data86.value === undefined){
-const err206 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema11.properties.healthChecks.items.properties.command.required,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data86};
+var _valid17 = _errs231 === errors;
+valid62 = _valid17;
+}
+if(!valid62){
+const err206 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext,data:data73};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2547,11 +2818,10 @@ vErrors.push(err206);
 }
 errors++;
 }
-if(data86.value !== undefined){
-let data87 = data86.value;
-if(typeof data87 === "string"){
-if(func2(data87) > 32768){
-const err207 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data87};
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2561,8 +2831,9 @@ vErrors.push(err207);
 errors++;
 }
 }
+}
 else {
-const err208 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data87};
+const err208 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external,data:data56};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2572,9 +2843,11 @@ vErrors.push(err208);
 errors++;
 }
 }
-}
-else {
-const err209 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.properties.command.type,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data86};
+if(data44.secret !== undefined){
+let data75 = data44.secret;
+if(typeof data75 === "string"){
+if(func2(data75) > 32768){
+const err209 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data75};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2584,10 +2857,8 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data85.gracePeriodSeconds !== undefined){
-let data88 = data85.gracePeriodSeconds;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err210 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+else {
+const err210 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data75};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2596,9 +2867,10 @@ vErrors.push(err210);
 }
 errors++;
 }
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 > 2147483647 || isNaN(data88)){
-const err211 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.type,parentSchema:schema11.properties.container.properties.volumes.items,data:data44};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2607,8 +2879,10 @@ vErrors.push(err211);
 }
 errors++;
 }
-if(data88 < 0 || isNaN(data88)){
-const err212 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+}
+}
+else {
+const err212 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.type,parentSchema:schema11.properties.container.properties.volumes,data:data43};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2618,11 +2892,11 @@ vErrors.push(err212);
 errors++;
 }
 }
-}
-if(data85.intervalSeconds !== undefined){
-let data89 = data85.intervalSeconds;
-if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
-const err213 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+if(data11.portMappings !== undefined){
+let data76 = data11.portMappings;
+if(Array.isArray(data76)){
+if(data76.length > 1000){
+const err213 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings,data:data76};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2631,9 +2905,14 @@ vErrors.push(err213);
 }
 errors++;
 }
-if((typeof data89 == "number") && (isFinite(data89))){
-if(data89 > 2147483647 || isNaN(data89)){
-const err214 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+const len11 = data76.length;
+for(let i11=0; i11<len11; i11++){
+let data77 = data76[i11];
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+if(data77.containerPort !== undefined){
+let data78 = data77.containerPort;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err214 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2642,8 +2921,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-if(data89 < 0 || isNaN(data89)){
-const err215 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 > 65535 || isNaN(data78)){
+const err215 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2652,12 +2932,8 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-}
-if(data85.maxConsecutiveFailures !== undefined){
-let data90 = data85.maxConsecutiveFailures;
-if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
-const err216 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if(data78 < 0 || isNaN(data78)){
+const err216 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2666,9 +2942,12 @@ vErrors.push(err216);
 }
 errors++;
 }
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 > 2147483647 || isNaN(data90)){
-const err217 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+}
+}
+if(data77.hostPort !== undefined){
+let data79 = data77.hostPort;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err217 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2677,8 +2956,9 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data90 < 0 || isNaN(data90)){
-const err218 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 > 65535 || isNaN(data79)){
+const err218 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2687,12 +2967,8 @@ vErrors.push(err218);
 }
 errors++;
 }
-}
-}
-if(data85.timeoutSeconds !== undefined){
-let data91 = data85.timeoutSeconds;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
-const err219 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+if(data79 < 0 || isNaN(data79)){
+const err219 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2701,9 +2977,12 @@ vErrors.push(err219);
 }
 errors++;
 }
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 > 2147483647 || isNaN(data91)){
-const err220 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+}
+}
+if(data77.servicePort !== undefined){
+let data80 = data77.servicePort;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err220 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2712,8 +2991,9 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(data91 < 0 || isNaN(data91)){
-const err221 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 > 65535 || isNaN(data80)){
+const err221 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2722,12 +3002,8 @@ vErrors.push(err221);
 }
 errors++;
 }
-}
-}
-if(data85.delaySeconds !== undefined){
-let data92 = data85.delaySeconds;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
-const err222 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+if(data80 < 0 || isNaN(data80)){
+const err222 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2736,9 +3012,13 @@ vErrors.push(err222);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 2147483647 || isNaN(data92)){
-const err223 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+}
+}
+if(data77.labels !== undefined){
+let data81 = data77.labels;
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+if(Object.keys(data81).length > 1000){
+const err223 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2747,8 +3027,11 @@ vErrors.push(err223);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err224 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+for(const key10 in data81){
+const _errs255 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err224 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2758,11 +3041,9 @@ vErrors.push(err224);
 errors++;
 }
 }
-}
-if(data85.ignoreHttp1xx !== undefined){
-let data93 = data85.ignoreHttp1xx;
-if(typeof data93 !== "boolean"){
-const err225 = {instancePath:instancePath+"/healthChecks/" + i14+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx,data:data93};
+var valid69 = _errs255 === errors;
+if(!valid69){
+const err225 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2772,11 +3053,11 @@ vErrors.push(err225);
 errors++;
 }
 }
-if(data85.path !== undefined){
-let data94 = data85.path;
-if(typeof data94 === "string"){
-if(func2(data94) > 32768){
-const err226 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data94};
+for(const key11 in data81){
+let data82 = data81[key11];
+if(typeof data82 === "string"){
+if(func2(data82) > 32768){
+const err226 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data82};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -2787,7 +3068,7 @@ errors++;
 }
 }
 else {
-const err227 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.path.type,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data94};
+const err227 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data82};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -2797,10 +3078,9 @@ vErrors.push(err227);
 errors++;
 }
 }
-if(data85.port !== undefined){
-let data95 = data85.port;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
-const err228 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.port.type,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+}
+else {
+const err228 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -2809,9 +3089,12 @@ vErrors.push(err228);
 }
 errors++;
 }
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 > 65535 || isNaN(data95)){
-const err229 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+}
+if(data77.name !== undefined){
+let data83 = data77.name;
+if(typeof data83 === "string"){
+if(func2(data83) > 32768){
+const err229 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -2820,8 +3103,8 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data95 < 0 || isNaN(data95)){
-const err230 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+if(func2(data83) < 1){
+const err230 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -2830,12 +3113,8 @@ vErrors.push(err230);
 }
 errors++;
 }
-}
-}
-if(data85.portIndex !== undefined){
-let data96 = data85.portIndex;
-if(!(((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96))) && (isFinite(data96)))){
-const err231 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+if(!pattern1.test(data83)){
+const err231 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -2844,9 +3123,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 65535 || isNaN(data96)){
-const err232 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+}
+else {
+const err232 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -2855,8 +3134,11 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(data96 < 0 || isNaN(data96)){
-const err233 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+}
+if(data77.protocol !== undefined){
+let data84 = data77.protocol;
+if(typeof data84 !== "string"){
+const err233 = {instancePath:instancePath+"/container/portMappings/" + i11+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data84};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -2865,13 +3147,8 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-}
-if(data85.protocol !== undefined){
-let data97 = data85.protocol;
-if(typeof data97 === "string"){
-if(func2(data97) > 32768){
-const err234 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data97};
+if(!(((data84 === "tcp") || (data84 === "udp")) || (data84 === "udp,tcp"))){
+const err234 = {instancePath:instancePath+"/container/portMappings/" + i11+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data84};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -2881,8 +3158,11 @@ vErrors.push(err234);
 errors++;
 }
 }
-else {
-const err235 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.protocol.type,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data97};
+if(data77.networkNames !== undefined){
+let data85 = data77.networkNames;
+if(Array.isArray(data85)){
+if(data85.length > 1000){
+const err235 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data85};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -2891,11 +3171,12 @@ vErrors.push(err235);
 }
 errors++;
 }
-}
-if(data85.ipProtocol !== undefined){
-let data98 = data85.ipProtocol;
-if(typeof data98 !== "string"){
-const err236 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data98};
+const len12 = data85.length;
+for(let i12=0; i12<len12; i12++){
+let data86 = data85[i12];
+if(typeof data86 === "string"){
+if(func2(data86) > 63){
+const err236 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -2904,8 +3185,8 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(!((data98 === "IPv4") || (data98 === "IPv6"))){
-const err237 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data98};
+if(func2(data86) < 1){
+const err237 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -2914,10 +3195,8 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-}
-else {
-const err238 = {instancePath:instancePath+"/healthChecks/" + i14,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.type,parentSchema:schema11.properties.healthChecks.items,data:data85};
+if(!pattern1.test(data86)){
+const err238 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -2927,9 +3206,8 @@ vErrors.push(err238);
 errors++;
 }
 }
-}
 else {
-const err239 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.healthChecks.type,parentSchema:schema11.properties.healthChecks,data:data84};
+const err239 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -2939,16 +3217,9 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data.check !== undefined){
-let data99 = data.check;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.http !== undefined){
-let data100 = data99.http;
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-if(data100.portIndex !== undefined){
-let data101 = data100.portIndex;
-if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
-const err240 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.portIndex.type,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+}
+else {
+const err240 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data85};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -2957,9 +3228,10 @@ vErrors.push(err240);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 > 65535 || isNaN(data101)){
-const err241 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+}
+}
+else {
+const err241 = {instancePath:instancePath+"/container/portMappings/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.type,parentSchema:schema11.properties.container.properties.portMappings.items,data:data77};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -2968,8 +3240,10 @@ vErrors.push(err241);
 }
 errors++;
 }
-if(data101 < 0 || isNaN(data101)){
-const err242 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+}
+}
+else {
+const err242 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.type,parentSchema:schema11.properties.container.properties.portMappings,data:data76};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -2980,10 +3254,8 @@ errors++;
 }
 }
 }
-if(data100.port !== undefined){
-let data102 = data100.port;
-if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
-const err243 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.port.type,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+else {
+const err243 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.type,parentSchema:schema11.properties.container,data:data11};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -2992,9 +3264,12 @@ vErrors.push(err243);
 }
 errors++;
 }
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 > 65535 || isNaN(data102)){
-const err244 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+}
+if(data.cpus !== undefined){
+let data87 = data.cpus;
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 > 1000000000 || isNaN(data87)){
+const err244 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3003,8 +3278,8 @@ vErrors.push(err244);
 }
 errors++;
 }
-if(data102 < 0 || isNaN(data102)){
-const err245 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+if(data87 < 0.001 || isNaN(data87)){
+const err245 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema11.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3014,12 +3289,8 @@ vErrors.push(err245);
 errors++;
 }
 }
-}
-if(data100.path !== undefined){
-let data103 = data100.path;
-if(typeof data103 === "string"){
-if(func2(data103) > 1024){
-const err246 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+else {
+const err246 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.cpus.type,parentSchema:schema11.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3028,8 +3299,12 @@ vErrors.push(err246);
 }
 errors++;
 }
-if(func2(data103) < 1){
-const err247 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+}
+if(data.dependencies !== undefined){
+let data88 = data.dependencies;
+if(Array.isArray(data88)){
+if(data88.length > 1000){
+const err247 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.dependencies,data:data88};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3038,9 +3313,12 @@ vErrors.push(err247);
 }
 errors++;
 }
-}
-else {
-const err248 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.path.type,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+const len13 = data88.length;
+for(let i13=0; i13<len13; i13++){
+let data89 = data88[i13];
+if(typeof data89 === "string"){
+if(func2(data89) > 128){
+const err248 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema11.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3049,11 +3327,8 @@ vErrors.push(err248);
 }
 errors++;
 }
-}
-if(data100.scheme !== undefined){
-let data104 = data100.scheme;
-if(typeof data104 !== "string"){
-const err249 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.scheme.type,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data104};
+if(func2(data89) < 1){
+const err249 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3062,8 +3337,8 @@ vErrors.push(err249);
 }
 errors++;
 }
-if(!((data104 === "HTTP") || (data104 === "HTTPS"))){
-const err250 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema11.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.check.properties.http.properties.scheme.enum,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data104};
+if(!pattern0.test(data89)){
+const err250 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema11.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3073,9 +3348,8 @@ vErrors.push(err250);
 errors++;
 }
 }
-}
 else {
-const err251 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.http.type,parentSchema:schema11.properties.check.properties.http,data:data100};
+const err251 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.dependencies.items.type,parentSchema:schema11.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3085,13 +3359,9 @@ vErrors.push(err251);
 errors++;
 }
 }
-if(data99.tcp !== undefined){
-let data105 = data99.tcp;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.portIndex !== undefined){
-let data106 = data105.portIndex;
-if(!(((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106))) && (isFinite(data106)))){
-const err252 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+}
+else {
+const err252 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.dependencies.type,parentSchema:schema11.properties.dependencies,data:data88};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3100,9 +3370,12 @@ vErrors.push(err252);
 }
 errors++;
 }
-if((typeof data106 == "number") && (isFinite(data106))){
-if(data106 > 65535 || isNaN(data106)){
-const err253 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+}
+if(data.disk !== undefined){
+let data90 = data.disk;
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 > 1000000000 || isNaN(data90)){
+const err253 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3111,8 +3384,8 @@ vErrors.push(err253);
 }
 errors++;
 }
-if(data106 < 0 || isNaN(data106)){
-const err254 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+if(data90 < 0 || isNaN(data90)){
+const err254 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3122,11 +3395,8 @@ vErrors.push(err254);
 errors++;
 }
 }
-}
-if(data105.port !== undefined){
-let data107 = data105.port;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err255 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.port.type,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+else {
+const err255 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.disk.type,parentSchema:schema11.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3135,9 +3405,12 @@ vErrors.push(err255);
 }
 errors++;
 }
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 > 65535 || isNaN(data107)){
-const err256 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+}
+if(data.env !== undefined){
+let data91 = data.env;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(Object.keys(data91).length > 1000){
+const err256 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3146,8 +3419,11 @@ vErrors.push(err256);
 }
 errors++;
 }
-if(data107 < 0 || isNaN(data107)){
-const err257 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+for(const key12 in data91){
+const _errs277 = errors;
+if(typeof key12 === "string"){
+if(func2(key12) > 1024){
+const err257 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.env.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3157,10 +3433,9 @@ vErrors.push(err257);
 errors++;
 }
 }
-}
-}
-else {
-const err258 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.tcp.type,parentSchema:schema11.properties.check.properties.tcp,data:data105};
+var valid75 = _errs277 === errors;
+if(!valid75){
+const err258 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.env.propertyNames,parentSchema:schema11.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3170,11 +3445,13 @@ vErrors.push(err258);
 errors++;
 }
 }
-if(data99.exec !== undefined){
-let data108 = data99.exec;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-if(data108.command === undefined){
-const err259 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.check.properties.exec.required,parentSchema:schema11.properties.check.properties.exec,data:data108};
+for(const key13 in data91){
+let data92 = data91[key13];
+const _errs280 = errors;
+let valid77 = true;
+const _errs281 = errors;
+if(!(data92 && typeof data92 == "object" && !Array.isArray(data92))){
+const err259 = {};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3183,10 +3460,22 @@ vErrors.push(err259);
 }
 errors++;
 }
-if(data108.command !== undefined){
-let data109 = data108.command;
-if(!(data109 && typeof data109 == "object" && !Array.isArray(data109))){
-const err260 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.properties.command.type,parentSchema:schema11.properties.check.properties.exec.properties.command,data:data109};
+var _valid19 = _errs281 === errors;
+errors = _errs280;
+if(vErrors !== null){
+if(_errs280){
+vErrors.length = _errs280;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid19){
+const _errs283 = errors;
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+if(data92.secret === undefined){
+const err260 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.env.additionalProperties.then.required,parentSchema:schema11.properties.env.additionalProperties.then,data:data92};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3195,10 +3484,11 @@ vErrors.push(err260);
 }
 errors++;
 }
-}
-}
-else {
-const err261 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.type,parentSchema:schema11.properties.check.properties.exec,data:data108};
+if(data92.secret !== undefined){
+let data93 = data92.secret;
+if(typeof data93 === "string"){
+if(func2(data93) > 32768){
+const err261 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data93};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3208,10 +3498,8 @@ vErrors.push(err261);
 errors++;
 }
 }
-if(data99.intervalSeconds !== undefined){
-let data110 = data99.intervalSeconds;
-if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-const err262 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.intervalSeconds.type,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+else {
+const err262 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data93};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3220,9 +3508,10 @@ vErrors.push(err262);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 > 2147483647 || isNaN(data110)){
-const err263 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+}
+}
+else {
+const err263 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.additionalProperties.then.type,parentSchema:schema11.properties.env.additionalProperties.then,data:data92};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3231,8 +3520,15 @@ vErrors.push(err263);
 }
 errors++;
 }
-if(data110 < 0 || isNaN(data110)){
-const err264 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+var _valid19 = _errs283 === errors;
+valid77 = _valid19;
+ifClause0 = "then";
+}
+else {
+const _errs287 = errors;
+if(typeof data92 === "string"){
+if(func2(data92) > 32768){
+const err264 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.else,data:data92};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3242,11 +3538,8 @@ vErrors.push(err264);
 errors++;
 }
 }
-}
-if(data99.timeoutSeconds !== undefined){
-let data111 = data99.timeoutSeconds;
-if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
-const err265 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.timeoutSeconds.type,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+else {
+const err265 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.else.type,parentSchema:schema11.properties.env.additionalProperties.else,data:data92};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3255,9 +3548,12 @@ vErrors.push(err265);
 }
 errors++;
 }
-if((typeof data111 == "number") && (isFinite(data111))){
-if(data111 > 2147483647 || isNaN(data111)){
-const err266 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+var _valid19 = _errs287 === errors;
+valid77 = _valid19;
+ifClause0 = "else";
+}
+if(!valid77){
+const err266 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.env.additionalProperties.if,parentSchema:schema11.properties.env.additionalProperties,data:data92};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3266,8 +3562,10 @@ vErrors.push(err266);
 }
 errors++;
 }
-if(data111 < 0 || isNaN(data111)){
-const err267 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+}
+}
+else {
+const err267 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.type,parentSchema:schema11.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3277,11 +3575,11 @@ vErrors.push(err267);
 errors++;
 }
 }
-}
-if(data99.delaySeconds !== undefined){
-let data112 = data99.delaySeconds;
-if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
-const err268 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.delaySeconds.type,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+if(data.executor !== undefined){
+let data94 = data.executor;
+if(typeof data94 === "string"){
+if(func2(data94) > 32768){
+const err268 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.executor,data:data94};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3290,9 +3588,9 @@ vErrors.push(err268);
 }
 errors++;
 }
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 > 2147483647 || isNaN(data112)){
-const err269 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+}
+else {
+const err269 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.executor.type,parentSchema:schema11.properties.executor,data:data94};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3301,8 +3599,15 @@ vErrors.push(err269);
 }
 errors++;
 }
-if(data112 < 0 || isNaN(data112)){
-const err270 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+}
+if(data.executorResources !== undefined){
+let data95 = data.executorResources;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+if(data95.cpus !== undefined){
+let data96 = data95.cpus;
+if((typeof data96 == "number") && (isFinite(data96))){
+if(data96 > 1000000000 || isNaN(data96)){
+const err270 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3311,11 +3616,8 @@ vErrors.push(err270);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err271 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.type,parentSchema:schema11.properties.check,data:data99};
+if(data96 < 0.1 || isNaN(data96)){
+const err271 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3325,10 +3627,8 @@ vErrors.push(err271);
 errors++;
 }
 }
-if(data.instances !== undefined){
-let data113 = data.instances;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err272 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.instances.type,parentSchema:schema11.properties.instances,data:data113};
+else {
+const err272 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3337,9 +3637,12 @@ vErrors.push(err272);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 100000 || isNaN(data113)){
-const err273 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.instances,data:data113};
+}
+if(data95.mem !== undefined){
+let data97 = data95.mem;
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 > 1000000000 || isNaN(data97)){
+const err273 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3348,8 +3651,8 @@ vErrors.push(err273);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err274 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.instances,data:data113};
+if(data97 < 32 || isNaN(data97)){
+const err274 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3359,12 +3662,8 @@ vErrors.push(err274);
 errors++;
 }
 }
-}
-if(data.labels !== undefined){
-let data114 = data.labels;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(Object.keys(data114).length > 1000){
-const err275 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.labels,data:data114};
+else {
+const err275 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3373,11 +3672,12 @@ vErrors.push(err275);
 }
 errors++;
 }
-for(const key6 in data114){
-const _errs243 = errors;
-if(typeof key6 === "string"){
-if(func2(key6) > 1024){
-const err276 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.labels.propertyNames,data:key6,propertyName:key6};
+}
+if(data95.disk !== undefined){
+let data98 = data95.disk;
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 1000000000 || isNaN(data98)){
+const err276 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3386,10 +3686,8 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-var valid56 = _errs243 === errors;
-if(!valid56){
-const err277 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.labels.propertyNames,parentSchema:schema11.properties.labels,data:data114};
+if(data98 < 10 || isNaN(data98)){
+const err277 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3399,11 +3697,8 @@ vErrors.push(err277);
 errors++;
 }
 }
-for(const key7 in data114){
-let data115 = data114[key7];
-if(typeof data115 === "string"){
-if(func2(data115) > 32768){
-const err278 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.labels.additionalProperties,data:data115};
+else {
+const err278 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3413,8 +3708,9 @@ vErrors.push(err278);
 errors++;
 }
 }
+}
 else {
-const err279 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.labels.additionalProperties.type,parentSchema:schema11.properties.labels.additionalProperties,data:data115};
+const err279 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data95};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3424,9 +3720,11 @@ vErrors.push(err279);
 errors++;
 }
 }
-}
-else {
-const err280 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.labels.type,parentSchema:schema11.properties.labels,data:data114};
+if(data.fetch !== undefined){
+let data99 = data.fetch;
+if(Array.isArray(data99)){
+if(data99.length > 1000){
+const err280 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.fetch,data:data99};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3435,11 +3733,12 @@ vErrors.push(err280);
 }
 errors++;
 }
-}
-if(data.maxLaunchDelaySeconds !== undefined){
-let data116 = data.maxLaunchDelaySeconds;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err281 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.maxLaunchDelaySeconds.type,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+const len14 = data99.length;
+for(let i14=0; i14<len14; i14++){
+let data100 = data99[i14];
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.uri === undefined){
+const err281 = {instancePath:instancePath+"/fetch/" + i14,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.fetch.items.required,parentSchema:schema11.properties.fetch.items,data:data100};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3448,9 +3747,11 @@ vErrors.push(err281);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 2147483647 || isNaN(data116)){
-const err282 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+if(data100.uri !== undefined){
+let data101 = data100.uri;
+if(typeof data101 === "string"){
+if(func2(data101) > 1024){
+const err282 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3459,8 +3760,8 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data116 < 0 || isNaN(data116)){
-const err283 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+if(func2(data101) < 1){
+const err283 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3470,12 +3771,8 @@ vErrors.push(err283);
 errors++;
 }
 }
-}
-if(data.mem !== undefined){
-let data117 = data.mem;
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 1000000000 || isNaN(data117)){
-const err284 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.mem,data:data117};
+else {
+const err284 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.uri.type,parentSchema:schema11.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3484,8 +3781,11 @@ vErrors.push(err284);
 }
 errors++;
 }
-if(data117 < 0 || isNaN(data117)){
-const err285 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.mem,data:data117};
+}
+if(data100.extract !== undefined){
+let data102 = data100.extract;
+if(typeof data102 !== "boolean"){
+const err285 = {instancePath:instancePath+"/fetch/" + i14+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.extract.type,parentSchema:schema11.properties.fetch.items.properties.extract,data:data102};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3495,8 +3795,10 @@ vErrors.push(err285);
 errors++;
 }
 }
-else {
-const err286 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.mem.type,parentSchema:schema11.properties.mem,data:data117};
+if(data100.executable !== undefined){
+let data103 = data100.executable;
+if(typeof data103 !== "boolean"){
+const err286 = {instancePath:instancePath+"/fetch/" + i14+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.executable.type,parentSchema:schema11.properties.fetch.items.properties.executable,data:data103};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3506,10 +3808,10 @@ vErrors.push(err286);
 errors++;
 }
 }
-if(data.gpus !== undefined){
-let data118 = data.gpus;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err287 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.gpus.type,parentSchema:schema11.properties.gpus,data:data118};
+if(data100.cache !== undefined){
+let data104 = data100.cache;
+if(typeof data104 !== "boolean"){
+const err287 = {instancePath:instancePath+"/fetch/" + i14+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.cache.type,parentSchema:schema11.properties.fetch.items.properties.cache,data:data104};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3518,9 +3820,12 @@ vErrors.push(err287);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000000000 || isNaN(data118)){
-const err288 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.gpus,data:data118};
+}
+if(data100.destPath !== undefined){
+let data105 = data100.destPath;
+if(typeof data105 === "string"){
+if(func2(data105) > 1024){
+const err288 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3529,8 +3834,8 @@ vErrors.push(err288);
 }
 errors++;
 }
-if(data118 < 0 || isNaN(data118)){
-const err289 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.gpus,data:data118};
+if(func2(data105) < 1){
+const err289 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3540,11 +3845,8 @@ vErrors.push(err289);
 errors++;
 }
 }
-}
-if(data.ipAddress !== undefined){
-let data119 = data.ipAddress;
-if(!(data119 && typeof data119 == "object" && !Array.isArray(data119))){
-const err290 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.ipAddress.type,parentSchema:schema11.properties.ipAddress,data:data119};
+else {
+const err290 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.destPath.type,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3554,11 +3856,9 @@ vErrors.push(err290);
 errors++;
 }
 }
-if(data.networks !== undefined){
-let data120 = data.networks;
-if(Array.isArray(data120)){
-if(data120.length > 1000){
-const err291 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data120};
+}
+else {
+const err291 = {instancePath:instancePath+"/fetch/" + i14,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.fetch.items.type,parentSchema:schema11.properties.fetch.items,data:data100};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3567,15 +3867,10 @@ vErrors.push(err291);
 }
 errors++;
 }
-const len15 = data120.length;
-for(let i15=0; i15<len15; i15++){
-let data121 = data120[i15];
-if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
-if(data121.name !== undefined){
-let data122 = data121.name;
-if(typeof data122 === "string"){
-if(func2(data122) > 63){
-const err292 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+}
+}
+else {
+const err292 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.fetch.type,parentSchema:schema11.properties.fetch,data:data99};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3584,8 +3879,12 @@ vErrors.push(err292);
 }
 errors++;
 }
-if(func2(data122) < 1){
-const err293 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+}
+if(data.healthChecks !== undefined){
+let data106 = data.healthChecks;
+if(Array.isArray(data106)){
+if(data106.length > 1000){
+const err293 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.healthChecks,data:data106};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3594,8 +3893,15 @@ vErrors.push(err293);
 }
 errors++;
 }
-if(!pattern6.test(data122)){
-const err294 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+const len15 = data106.length;
+for(let i15=0; i15<len15; i15++){
+let data107 = data106[i15];
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.command !== undefined){
+let data108 = data107.command;
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+if(data108.value === undefined){
+const err294 = {instancePath:instancePath+"/healthChecks/" + i15+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema11.properties.healthChecks.items.properties.command.required,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data108};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3604,9 +3910,11 @@ vErrors.push(err294);
 }
 errors++;
 }
-}
-else {
-const err295 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+if(data108.value !== undefined){
+let data109 = data108.value;
+if(typeof data109 === "string"){
+if(func2(data109) > 32768){
+const err295 = {instancePath:instancePath+"/healthChecks/" + i15+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data109};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3616,11 +3924,8 @@ vErrors.push(err295);
 errors++;
 }
 }
-if(data121.mode !== undefined){
-let data123 = data121.mode;
-if(typeof data123 === "string"){
-if(func2(data123) > 32768){
-const err296 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data123};
+else {
+const err296 = {instancePath:instancePath+"/healthChecks/" + i15+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data109};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3630,8 +3935,9 @@ vErrors.push(err296);
 errors++;
 }
 }
+}
 else {
-const err297 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data123};
+const err297 = {instancePath:instancePath+"/healthChecks/" + i15+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.properties.command.type,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data108};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3641,11 +3947,10 @@ vErrors.push(err297);
 errors++;
 }
 }
-if(data121.labels !== undefined){
-let data124 = data121.labels;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-if(Object.keys(data124).length > 1000){
-const err298 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+if(data107.gracePeriodSeconds !== undefined){
+let data110 = data107.gracePeriodSeconds;
+if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
+const err298 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3654,11 +3959,9 @@ vErrors.push(err298);
 }
 errors++;
 }
-for(const key8 in data124){
-const _errs265 = errors;
-if(typeof key8 === "string"){
-if(func2(key8) > 1024){
-const err299 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key8,propertyName:key8};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 > 2147483647 || isNaN(data110)){
+const err299 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -3667,10 +3970,8 @@ vErrors.push(err299);
 }
 errors++;
 }
-}
-var valid61 = _errs265 === errors;
-if(!valid61){
-const err300 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+if(data110 < 0 || isNaN(data110)){
+const err300 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -3680,11 +3981,11 @@ vErrors.push(err300);
 errors++;
 }
 }
-for(const key9 in data124){
-let data125 = data124[key9];
-if(typeof data125 === "string"){
-if(func2(data125) > 32768){
-const err301 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data125};
+}
+if(data107.intervalSeconds !== undefined){
+let data111 = data107.intervalSeconds;
+if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
+const err301 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -3693,9 +3994,9 @@ vErrors.push(err301);
 }
 errors++;
 }
-}
-else {
-const err302 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data125};
+if((typeof data111 == "number") && (isFinite(data111))){
+if(data111 > 2147483647 || isNaN(data111)){
+const err302 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -3704,10 +4005,8 @@ vErrors.push(err302);
 }
 errors++;
 }
-}
-}
-else {
-const err303 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+if(data111 < 0 || isNaN(data111)){
+const err303 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -3718,8 +4017,10 @@ errors++;
 }
 }
 }
-else {
-const err304 = {instancePath:instancePath+"/networks/" + i15,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data121};
+if(data107.maxConsecutiveFailures !== undefined){
+let data112 = data107.maxConsecutiveFailures;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
+const err304 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -3728,10 +4029,9 @@ vErrors.push(err304);
 }
 errors++;
 }
-}
-}
-else {
-const err305 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data120};
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 > 2147483647 || isNaN(data112)){
+const err305 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -3740,12 +4040,8 @@ vErrors.push(err305);
 }
 errors++;
 }
-}
-if(data.ports !== undefined){
-let data126 = data.ports;
-if(Array.isArray(data126)){
-if(data126.length > 1000){
-const err306 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.ports,data:data126};
+if(data112 < 0 || isNaN(data112)){
+const err306 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -3754,11 +4050,12 @@ vErrors.push(err306);
 }
 errors++;
 }
-const len16 = data126.length;
-for(let i16=0; i16<len16; i16++){
-let data127 = data126[i16];
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
-const err307 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.ports.items.type,parentSchema:schema11.properties.ports.items,data:data127};
+}
+}
+if(data107.timeoutSeconds !== undefined){
+let data113 = data107.timeoutSeconds;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+const err307 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -3767,9 +4064,9 @@ vErrors.push(err307);
 }
 errors++;
 }
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 > 65535 || isNaN(data127)){
-const err308 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.ports.items,data:data127};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 2147483647 || isNaN(data113)){
+const err308 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -3778,8 +4075,8 @@ vErrors.push(err308);
 }
 errors++;
 }
-if(data127 < 0 || isNaN(data127)){
-const err309 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.ports.items,data:data127};
+if(data113 < 0 || isNaN(data113)){
+const err309 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -3790,9 +4087,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err310 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.ports.type,parentSchema:schema11.properties.ports,data:data126};
+if(data107.delaySeconds !== undefined){
+let data114 = data107.delaySeconds;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err310 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -3801,12 +4099,9 @@ vErrors.push(err310);
 }
 errors++;
 }
-}
-if(data.portDefinitions !== undefined){
-let data128 = data.portDefinitions;
-if(Array.isArray(data128)){
-if(data128.length > 1000){
-const err311 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.portDefinitions,data:data128};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 2147483647 || isNaN(data114)){
+const err311 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -3815,14 +4110,8 @@ vErrors.push(err311);
 }
 errors++;
 }
-const len17 = data128.length;
-for(let i17=0; i17<len17; i17++){
-let data129 = data128[i17];
-if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
-if(data129.port !== undefined){
-let data130 = data129.port;
-if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
-const err312 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.portDefinitions.items.properties.port.type,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+if(data114 < 0 || isNaN(data114)){
+const err312 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -3831,9 +4120,12 @@ vErrors.push(err312);
 }
 errors++;
 }
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 > 65535 || isNaN(data130)){
-const err313 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+}
+}
+if(data107.ignoreHttp1xx !== undefined){
+let data115 = data107.ignoreHttp1xx;
+if(typeof data115 !== "boolean"){
+const err313 = {instancePath:instancePath+"/healthChecks/" + i15+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx,data:data115};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -3842,8 +4134,12 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(data130 < 0 || isNaN(data130)){
-const err314 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+}
+if(data107.path !== undefined){
+let data116 = data107.path;
+if(typeof data116 === "string"){
+if(func2(data116) > 32768){
+const err314 = {instancePath:instancePath+"/healthChecks/" + i15+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data116};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -3853,12 +4149,8 @@ vErrors.push(err314);
 errors++;
 }
 }
-}
-if(data129.labels !== undefined){
-let data131 = data129.labels;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-if(Object.keys(data131).length > 1000){
-const err315 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+else {
+const err315 = {instancePath:instancePath+"/healthChecks/" + i15+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.path.type,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data116};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -3867,11 +4159,11 @@ vErrors.push(err315);
 }
 errors++;
 }
-for(const key10 in data131){
-const _errs281 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err316 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,data:key10,propertyName:key10};
+}
+if(data107.port !== undefined){
+let data117 = data107.port;
+if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
+const err316 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.port.type,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -3880,10 +4172,9 @@ vErrors.push(err316);
 }
 errors++;
 }
-}
-var valid68 = _errs281 === errors;
-if(!valid68){
-const err317 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 > 65535 || isNaN(data117)){
+const err317 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -3892,12 +4183,8 @@ vErrors.push(err317);
 }
 errors++;
 }
-}
-for(const key11 in data131){
-let data132 = data131[key11];
-if(typeof data132 === "string"){
-if(func2(data132) > 32768){
-const err318 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+if(data117 < 0 || isNaN(data117)){
+const err318 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -3907,8 +4194,11 @@ vErrors.push(err318);
 errors++;
 }
 }
-else {
-const err319 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+}
+if(data107.portIndex !== undefined){
+let data118 = data107.portIndex;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+const err319 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -3917,10 +4207,9 @@ vErrors.push(err319);
 }
 errors++;
 }
-}
-}
-else {
-const err320 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.properties.labels.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 65535 || isNaN(data118)){
+const err320 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -3929,12 +4218,8 @@ vErrors.push(err320);
 }
 errors++;
 }
-}
-if(data129.name !== undefined){
-let data133 = data129.name;
-if(typeof data133 === "string"){
-if(func2(data133) > 32768){
-const err321 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+if(data118 < 0 || isNaN(data118)){
+const err321 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -3943,8 +4228,13 @@ vErrors.push(err321);
 }
 errors++;
 }
-if(func2(data133) < 1){
-const err322 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+}
+}
+if(data107.protocol !== undefined){
+let data119 = data107.protocol;
+if(typeof data119 === "string"){
+if(func2(data119) > 32768){
+const err322 = {instancePath:instancePath+"/healthChecks/" + i15+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data119};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -3953,8 +4243,9 @@ vErrors.push(err322);
 }
 errors++;
 }
-if(!pattern1.test(data133)){
-const err323 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+}
+else {
+const err323 = {instancePath:instancePath+"/healthChecks/" + i15+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.protocol.type,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data119};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -3964,8 +4255,10 @@ vErrors.push(err323);
 errors++;
 }
 }
-else {
-const err324 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.name.type,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+if(data107.ipProtocol !== undefined){
+let data120 = data107.ipProtocol;
+if(typeof data120 !== "string"){
+const err324 = {instancePath:instancePath+"/healthChecks/" + i15+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data120};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -3974,11 +4267,8 @@ vErrors.push(err324);
 }
 errors++;
 }
-}
-if(data129.protocol !== undefined){
-let data134 = data129.protocol;
-if(typeof data134 !== "string"){
-const err325 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data134};
+if(!((data120 === "IPv4") || (data120 === "IPv6"))){
+const err325 = {instancePath:instancePath+"/healthChecks/" + i15+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data120};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -3987,8 +4277,10 @@ vErrors.push(err325);
 }
 errors++;
 }
-if(!(((data134 === "tcp") || (data134 === "udp")) || (data134 === "udp,tcp"))){
-const err326 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data134};
+}
+}
+else {
+const err326 = {instancePath:instancePath+"/healthChecks/" + i15,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.type,parentSchema:schema11.properties.healthChecks.items,data:data107};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4000,7 +4292,7 @@ errors++;
 }
 }
 else {
-const err327 = {instancePath:instancePath+"/portDefinitions/" + i17,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.type,parentSchema:schema11.properties.portDefinitions.items,data:data129};
+const err327 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.healthChecks.type,parentSchema:schema11.properties.healthChecks,data:data106};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4010,9 +4302,16 @@ vErrors.push(err327);
 errors++;
 }
 }
-}
-else {
-const err328 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.portDefinitions.type,parentSchema:schema11.properties.portDefinitions,data:data128};
+if(data.check !== undefined){
+let data121 = data.check;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+if(data121.http !== undefined){
+let data122 = data121.http;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+if(data122.portIndex !== undefined){
+let data123 = data122.portIndex;
+if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
+const err328 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.portIndex.type,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4021,12 +4320,9 @@ vErrors.push(err328);
 }
 errors++;
 }
-}
-if(data.readinessChecks !== undefined){
-let data135 = data.readinessChecks;
-if(Array.isArray(data135)){
-if(data135.length > 1000){
-const err329 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks,data:data135};
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 > 65535 || isNaN(data123)){
+const err329 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4035,15 +4331,8 @@ vErrors.push(err329);
 }
 errors++;
 }
-const len18 = data135.length;
-for(let i18=0; i18<len18; i18++){
-let data136 = data135[i18];
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.name !== undefined){
-let data137 = data136.name;
-if(typeof data137 === "string"){
-if(func2(data137) > 32768){
-const err330 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+if(data123 < 0 || isNaN(data123)){
+const err330 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4052,8 +4341,12 @@ vErrors.push(err330);
 }
 errors++;
 }
-if(func2(data137) < 1){
-const err331 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+}
+}
+if(data122.port !== undefined){
+let data124 = data122.port;
+if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
+const err331 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.port.type,parentSchema:schema11.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4062,9 +4355,9 @@ vErrors.push(err331);
 }
 errors++;
 }
-}
-else {
-const err332 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.name.type,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+if((typeof data124 == "number") && (isFinite(data124))){
+if(data124 > 65535 || isNaN(data124)){
+const err332 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4073,11 +4366,8 @@ vErrors.push(err332);
 }
 errors++;
 }
-}
-if(data136.protocol !== undefined){
-let data138 = data136.protocol;
-if(typeof data138 !== "string"){
-const err333 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data138};
+if(data124 < 0 || isNaN(data124)){
+const err333 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4086,8 +4376,13 @@ vErrors.push(err333);
 }
 errors++;
 }
-if(!((data138 === "HTTP") || (data138 === "HTTPS"))){
-const err334 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data138};
+}
+}
+if(data122.path !== undefined){
+let data125 = data122.path;
+if(typeof data125 === "string"){
+if(func2(data125) > 1024){
+const err334 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4096,12 +4391,8 @@ vErrors.push(err334);
 }
 errors++;
 }
-}
-if(data136.path !== undefined){
-let data139 = data136.path;
-if(typeof data139 === "string"){
-if(func2(data139) > 1024){
-const err335 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+if(func2(data125) < 1){
+const err335 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4110,8 +4401,9 @@ vErrors.push(err335);
 }
 errors++;
 }
-if(func2(data139) < 1){
-const err336 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+}
+else {
+const err336 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.path.type,parentSchema:schema11.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4121,8 +4413,10 @@ vErrors.push(err336);
 errors++;
 }
 }
-else {
-const err337 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.path.type,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+if(data122.scheme !== undefined){
+let data126 = data122.scheme;
+if(typeof data126 !== "string"){
+const err337 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.scheme.type,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data126};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4131,12 +4425,8 @@ vErrors.push(err337);
 }
 errors++;
 }
-}
-if(data136.portName !== undefined){
-let data140 = data136.portName;
-if(typeof data140 === "string"){
-if(func2(data140) > 32768){
-const err338 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+if(!((data126 === "HTTP") || (data126 === "HTTPS"))){
+const err338 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema11.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.check.properties.http.properties.scheme.enum,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data126};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4145,8 +4435,10 @@ vErrors.push(err338);
 }
 errors++;
 }
-if(func2(data140) < 1){
-const err339 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+}
+}
+else {
+const err339 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.http.type,parentSchema:schema11.properties.check.properties.http,data:data122};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4155,8 +4447,14 @@ vErrors.push(err339);
 }
 errors++;
 }
-if(!pattern1.test(data140)){
-const err340 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+}
+if(data121.tcp !== undefined){
+let data127 = data121.tcp;
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+if(data127.portIndex !== undefined){
+let data128 = data127.portIndex;
+if(!(((typeof data128 == "number") && (!(data128 % 1) && !isNaN(data128))) && (isFinite(data128)))){
+const err340 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4165,9 +4463,9 @@ vErrors.push(err340);
 }
 errors++;
 }
-}
-else {
-const err341 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.portName.type,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+if((typeof data128 == "number") && (isFinite(data128))){
+if(data128 > 65535 || isNaN(data128)){
+const err341 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4176,11 +4474,8 @@ vErrors.push(err341);
 }
 errors++;
 }
-}
-if(data136.intervalSeconds !== undefined){
-let data141 = data136.intervalSeconds;
-if(!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))){
-const err342 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if(data128 < 0 || isNaN(data128)){
+const err342 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4189,9 +4484,12 @@ vErrors.push(err342);
 }
 errors++;
 }
-if((typeof data141 == "number") && (isFinite(data141))){
-if(data141 > 2147483647 || isNaN(data141)){
-const err343 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+}
+}
+if(data127.port !== undefined){
+let data129 = data127.port;
+if(!(((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129))) && (isFinite(data129)))){
+const err343 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.port.type,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4200,8 +4498,9 @@ vErrors.push(err343);
 }
 errors++;
 }
-if(data141 < 0 || isNaN(data141)){
-const err344 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if((typeof data129 == "number") && (isFinite(data129))){
+if(data129 > 65535 || isNaN(data129)){
+const err344 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4210,12 +4509,8 @@ vErrors.push(err344);
 }
 errors++;
 }
-}
-}
-if(data136.timeoutSeconds !== undefined){
-let data142 = data136.timeoutSeconds;
-if(!(((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142))) && (isFinite(data142)))){
-const err345 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+if(data129 < 0 || isNaN(data129)){
+const err345 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4224,9 +4519,11 @@ vErrors.push(err345);
 }
 errors++;
 }
-if((typeof data142 == "number") && (isFinite(data142))){
-if(data142 > 2147483647 || isNaN(data142)){
-const err346 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+}
+}
+}
+else {
+const err346 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.tcp.type,parentSchema:schema11.properties.check.properties.tcp,data:data127};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4235,8 +4532,12 @@ vErrors.push(err346);
 }
 errors++;
 }
-if(data142 < 1 || isNaN(data142)){
-const err347 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+}
+if(data121.exec !== undefined){
+let data130 = data121.exec;
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+if(data130.command === undefined){
+const err347 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.check.properties.exec.required,parentSchema:schema11.properties.check.properties.exec,data:data130};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4245,13 +4546,16 @@ vErrors.push(err347);
 }
 errors++;
 }
-}
-}
-if(data136.httpStatusCodesForReady !== undefined){
-let data143 = data136.httpStatusCodesForReady;
-if(Array.isArray(data143)){
-if(data143.length > 1000){
-const err348 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+if(data130.command !== undefined){
+let data131 = data130.command;
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+if(data131.shell !== undefined){
+let data132 = data131.shell;
+const _errs367 = errors;
+let valid92 = true;
+const _errs368 = errors;
+if(typeof data132 !== "string"){
+const err348 = {};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4260,8 +4564,21 @@ vErrors.push(err348);
 }
 errors++;
 }
-if(data143.length < 1){
-const err349 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+var _valid20 = _errs368 === errors;
+errors = _errs367;
+if(vErrors !== null){
+if(_errs367){
+vErrors.length = _errs367;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid20){
+const _errs370 = errors;
+if(typeof data132 === "string"){
+if(func2(data132) > 32768){
+const err349 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.shell.then,data:data132};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4270,11 +4587,9 @@ vErrors.push(err349);
 }
 errors++;
 }
-const len19 = data143.length;
-for(let i19=0; i19<len19; i19++){
-let data144 = data143[i19];
-if(!(((typeof data144 == "number") && (!(data144 % 1) && !isNaN(data144))) && (isFinite(data144)))){
-const err350 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+}
+else {
+const err350 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.exec.properties.command.properties.shell.then.type,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.shell.then,data:data132};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4283,9 +4598,11 @@ vErrors.push(err350);
 }
 errors++;
 }
-if((typeof data144 == "number") && (isFinite(data144))){
-if(data144 > 999 || isNaN(data144)){
-const err351 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+var _valid20 = _errs370 === errors;
+valid92 = _valid20;
+}
+if(!valid92){
+const err351 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.check.properties.exec.properties.command.properties.shell.if,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.shell,data:data132};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4294,8 +4611,14 @@ vErrors.push(err351);
 }
 errors++;
 }
-if(data144 < 100 || isNaN(data144)){
-const err352 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+}
+if(data131.argv !== undefined){
+let data133 = data131.argv;
+const _errs373 = errors;
+let valid93 = true;
+const _errs374 = errors;
+if(!(Array.isArray(data133))){
+const err352 = {};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4304,11 +4627,21 @@ vErrors.push(err352);
 }
 errors++;
 }
-}
-}
+var _valid21 = _errs374 === errors;
+errors = _errs373;
+if(vErrors !== null){
+if(_errs373){
+vErrors.length = _errs373;
 }
 else {
-const err353 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+vErrors = null;
+}
+}
+if(_valid21){
+const _errs376 = errors;
+if(Array.isArray(data133)){
+if(data133.length > 1000){
+const err353 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then,data:data133};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4317,11 +4650,14 @@ vErrors.push(err353);
 }
 errors++;
 }
-}
-if(data136.preserveLastResponse !== undefined){
-let data145 = data136.preserveLastResponse;
-if(typeof data145 !== "boolean"){
-const err354 = {instancePath:instancePath+"/readinessChecks/" + i18+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema11.properties.readinessChecks.items.properties.preserveLastResponse,data:data145};
+const len16 = data133.length;
+for(let i16=0; i16<len16; i16++){
+let data134 = data133[i16];
+const _errs379 = errors;
+let valid96 = true;
+const _errs380 = errors;
+if(typeof data134 !== "string"){
+const err354 = {};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4330,10 +4666,21 @@ vErrors.push(err354);
 }
 errors++;
 }
-}
+var _valid22 = _errs380 === errors;
+errors = _errs379;
+if(vErrors !== null){
+if(_errs379){
+vErrors.length = _errs379;
 }
 else {
-const err355 = {instancePath:instancePath+"/readinessChecks/" + i18,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.readinessChecks.items.type,parentSchema:schema11.properties.readinessChecks.items,data:data136};
+vErrors = null;
+}
+}
+if(_valid22){
+const _errs382 = errors;
+if(typeof data134 === "string"){
+if(func2(data134) > 32768){
+const err355 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data134};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4343,9 +4690,8 @@ vErrors.push(err355);
 errors++;
 }
 }
-}
 else {
-const err356 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.type,parentSchema:schema11.properties.readinessChecks,data:data135};
+const err356 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items.then.type,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data134};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4354,14 +4700,11 @@ vErrors.push(err356);
 }
 errors++;
 }
+var _valid22 = _errs382 === errors;
+valid96 = _valid22;
 }
-if(data.residency !== undefined){
-let data146 = data.residency;
-if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
-if(data146.relaunchEscalationTimeoutSeconds !== undefined){
-let data147 = data146.relaunchEscalationTimeoutSeconds;
-if(!(((typeof data147 == "number") && (!(data147 % 1) && !isNaN(data147))) && (isFinite(data147)))){
-const err357 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+if(!valid96){
+const err357 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items.if,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items,data:data134};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4370,9 +4713,10 @@ vErrors.push(err357);
 }
 errors++;
 }
-if((typeof data147 == "number") && (isFinite(data147))){
-if(data147 > 2147483647 || isNaN(data147)){
-const err358 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+}
+else {
+const err358 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.type,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then,data:data133};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -4381,8 +4725,11 @@ vErrors.push(err358);
 }
 errors++;
 }
-if(data147 < 0 || isNaN(data147)){
-const err359 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+var _valid21 = _errs376 === errors;
+valid93 = _valid21;
+}
+if(!valid93){
+const err359 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.check.properties.exec.properties.command.properties.argv.if,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv,data:data133};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -4393,10 +4740,8 @@ errors++;
 }
 }
 }
-if(data146.taskLostBehavior !== undefined){
-let data148 = data146.taskLostBehavior;
-if(typeof data148 !== "string"){
-const err360 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.residency.properties.taskLostBehavior.type,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data148};
+else {
+const err360 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.properties.command.type,parentSchema:schema11.properties.check.properties.exec.properties.command,data:data131};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -4405,8 +4750,10 @@ vErrors.push(err360);
 }
 errors++;
 }
-if(!((data148 === "WAIT_FOREVER") || (data148 === "RELAUNCH_AFTER_TIMEOUT"))){
-const err361 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema11.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data148};
+}
+}
+else {
+const err361 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.type,parentSchema:schema11.properties.check.properties.exec,data:data130};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -4416,9 +4763,10 @@ vErrors.push(err361);
 errors++;
 }
 }
-}
-else {
-const err362 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.residency.type,parentSchema:schema11.properties.residency,data:data146};
+if(data121.intervalSeconds !== undefined){
+let data135 = data121.intervalSeconds;
+if(!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))){
+const err362 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.intervalSeconds.type,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -4427,17 +4775,9 @@ vErrors.push(err362);
 }
 errors++;
 }
-}
-if(data.resourceLimits !== undefined){
-let data149 = data.resourceLimits;
-if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
-if(data149.cpus !== undefined){
-let data150 = data149.cpus;
-const _errs320 = errors;
-let valid77 = true;
-const _errs321 = errors;
-if(typeof data150 !== "string"){
-const err363 = {};
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 > 2147483647 || isNaN(data135)){
+const err363 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -4446,21 +4786,8 @@ vErrors.push(err363);
 }
 errors++;
 }
-var _valid1 = _errs321 === errors;
-errors = _errs320;
-if(vErrors !== null){
-if(_errs320){
-vErrors.length = _errs320;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause1;
-if(_valid1){
-const _errs323 = errors;
-if(!(data150 === "unlimited")){
-const err364 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema11.properties.resourceLimits.properties.cpus.then,data:data150};
+if(data135 < 0 || isNaN(data135)){
+const err364 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -4469,15 +4796,12 @@ vErrors.push(err364);
 }
 errors++;
 }
-var _valid1 = _errs323 === errors;
-valid77 = _valid1;
-ifClause1 = "then";
 }
-else {
-const _errs324 = errors;
-if((typeof data150 == "number") && (isFinite(data150))){
-if(data150 > 1000000000 || isNaN(data150)){
-const err365 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+}
+if(data121.timeoutSeconds !== undefined){
+let data136 = data121.timeoutSeconds;
+if(!(((typeof data136 == "number") && (!(data136 % 1) && !isNaN(data136))) && (isFinite(data136)))){
+const err365 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.timeoutSeconds.type,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -4486,8 +4810,9 @@ vErrors.push(err365);
 }
 errors++;
 }
-if(data150 < 0 || isNaN(data150)){
-const err366 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+if((typeof data136 == "number") && (isFinite(data136))){
+if(data136 > 2147483647 || isNaN(data136)){
+const err366 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -4496,9 +4821,8 @@ vErrors.push(err366);
 }
 errors++;
 }
-}
-else {
-const err367 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+if(data136 < 0 || isNaN(data136)){
+const err367 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -4507,12 +4831,12 @@ vErrors.push(err367);
 }
 errors++;
 }
-var _valid1 = _errs324 === errors;
-valid77 = _valid1;
-ifClause1 = "else";
 }
-if(!valid77){
-const err368 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.resourceLimits.properties.cpus,data:data150};
+}
+if(data121.delaySeconds !== undefined){
+let data137 = data121.delaySeconds;
+if(!(((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137))) && (isFinite(data137)))){
+const err368 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.delaySeconds.type,parentSchema:schema11.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -4521,14 +4845,9 @@ vErrors.push(err368);
 }
 errors++;
 }
-}
-if(data149.mem !== undefined){
-let data151 = data149.mem;
-const _errs327 = errors;
-let valid78 = true;
-const _errs328 = errors;
-if(typeof data151 !== "string"){
-const err369 = {};
+if((typeof data137 == "number") && (isFinite(data137))){
+if(data137 > 2147483647 || isNaN(data137)){
+const err369 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -4537,21 +4856,8 @@ vErrors.push(err369);
 }
 errors++;
 }
-var _valid2 = _errs328 === errors;
-errors = _errs327;
-if(vErrors !== null){
-if(_errs327){
-vErrors.length = _errs327;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause2;
-if(_valid2){
-const _errs330 = errors;
-if(!(data151 === "unlimited")){
-const err370 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema11.properties.resourceLimits.properties.mem.then,data:data151};
+if(data137 < 0 || isNaN(data137)){
+const err370 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -4560,15 +4866,11 @@ vErrors.push(err370);
 }
 errors++;
 }
-var _valid2 = _errs330 === errors;
-valid78 = _valid2;
-ifClause2 = "then";
+}
+}
 }
 else {
-const _errs331 = errors;
-if((typeof data151 == "number") && (isFinite(data151))){
-if(data151 > 1000000000 || isNaN(data151)){
-const err371 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+const err371 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.type,parentSchema:schema11.properties.check,data:data121};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -4577,8 +4879,11 @@ vErrors.push(err371);
 }
 errors++;
 }
-if(data151 < 0 || isNaN(data151)){
-const err372 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+}
+if(data.instances !== undefined){
+let data138 = data.instances;
+if(!(((typeof data138 == "number") && (!(data138 % 1) && !isNaN(data138))) && (isFinite(data138)))){
+const err372 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.instances.type,parentSchema:schema11.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -4587,9 +4892,9 @@ vErrors.push(err372);
 }
 errors++;
 }
-}
-else {
-const err373 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.mem.else.type,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+if((typeof data138 == "number") && (isFinite(data138))){
+if(data138 > 100000 || isNaN(data138)){
+const err373 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -4598,12 +4903,8 @@ vErrors.push(err373);
 }
 errors++;
 }
-var _valid2 = _errs331 === errors;
-valid78 = _valid2;
-ifClause2 = "else";
-}
-if(!valid78){
-const err374 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.resourceLimits.properties.mem,data:data151};
+if(data138 < 0 || isNaN(data138)){
+const err374 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -4614,8 +4915,11 @@ errors++;
 }
 }
 }
-else {
-const err375 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.resourceLimits.type,parentSchema:schema11.properties.resourceLimits,data:data149};
+if(data.labels !== undefined){
+let data139 = data.labels;
+if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
+if(Object.keys(data139).length > 1000){
+const err375 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -4624,11 +4928,11 @@ vErrors.push(err375);
 }
 errors++;
 }
-}
-if(data.requirePorts !== undefined){
-let data152 = data.requirePorts;
-if(typeof data152 !== "boolean"){
-const err376 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.requirePorts.type,parentSchema:schema11.properties.requirePorts,data:data152};
+for(const key14 in data139){
+const _errs394 = errors;
+if(typeof key14 === "string"){
+if(func2(key14) > 1024){
+const err376 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.labels.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -4638,11 +4942,9 @@ vErrors.push(err376);
 errors++;
 }
 }
-if(data.secrets !== undefined){
-let data153 = data.secrets;
-if(data153 && typeof data153 == "object" && !Array.isArray(data153)){
-if(Object.keys(data153).length > 1000){
-const err377 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data153};
+var valid97 = _errs394 === errors;
+if(!valid97){
+const err377 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.labels.propertyNames,parentSchema:schema11.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -4651,11 +4953,12 @@ vErrors.push(err377);
 }
 errors++;
 }
-for(const key12 in data153){
-const _errs337 = errors;
-if(typeof key12 === "string"){
-if(func2(key12) > 1024){
-const err378 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
+}
+for(const key15 in data139){
+let data140 = data139[key15];
+if(typeof data140 === "string"){
+if(func2(data140) > 32768){
+const err378 = {instancePath:instancePath+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.labels.additionalProperties,data:data140};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -4665,9 +4968,8 @@ vErrors.push(err378);
 errors++;
 }
 }
-var valid79 = _errs337 === errors;
-if(!valid79){
-const err379 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data153};
+else {
+const err379 = {instancePath:instancePath+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.labels.additionalProperties.type,parentSchema:schema11.properties.labels.additionalProperties,data:data140};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -4677,11 +4979,9 @@ vErrors.push(err379);
 errors++;
 }
 }
-for(const key13 in data153){
-let data154 = data153[key13];
-if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
-if(data154.source === undefined){
-const err380 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data154};
+}
+else {
+const err380 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.labels.type,parentSchema:schema11.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -4690,11 +4990,11 @@ vErrors.push(err380);
 }
 errors++;
 }
-if(data154.source !== undefined){
-let data155 = data154.source;
-if(typeof data155 === "string"){
-if(func2(data155) > 32768){
-const err381 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+}
+if(data.maxLaunchDelaySeconds !== undefined){
+let data141 = data.maxLaunchDelaySeconds;
+if(!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))){
+const err381 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.maxLaunchDelaySeconds.type,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -4703,8 +5003,9 @@ vErrors.push(err381);
 }
 errors++;
 }
-if(func2(data155) < 1){
-const err382 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+if((typeof data141 == "number") && (isFinite(data141))){
+if(data141 > 2147483647 || isNaN(data141)){
+const err382 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -4713,9 +5014,8 @@ vErrors.push(err382);
 }
 errors++;
 }
-}
-else {
-const err383 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+if(data141 < 0 || isNaN(data141)){
+const err383 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -4726,8 +5026,11 @@ errors++;
 }
 }
 }
-else {
-const err384 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data154};
+if(data.mem !== undefined){
+let data142 = data.mem;
+if((typeof data142 == "number") && (isFinite(data142))){
+if(data142 > 1000000000 || isNaN(data142)){
+const err384 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -4736,10 +5039,8 @@ vErrors.push(err384);
 }
 errors++;
 }
-}
-}
-else {
-const err385 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data153};
+if(data142 < 0 || isNaN(data142)){
+const err385 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -4749,10 +5050,8 @@ vErrors.push(err385);
 errors++;
 }
 }
-if(data.taskKillGracePeriodSeconds !== undefined){
-let data156 = data.taskKillGracePeriodSeconds;
-if(!(((typeof data156 == "number") && (!(data156 % 1) && !isNaN(data156))) && (isFinite(data156)))){
-const err386 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.taskKillGracePeriodSeconds.type,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+else {
+const err386 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.mem.type,parentSchema:schema11.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -4761,9 +5060,11 @@ vErrors.push(err386);
 }
 errors++;
 }
-if((typeof data156 == "number") && (isFinite(data156))){
-if(data156 > 2147483647 || isNaN(data156)){
-const err387 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+}
+if(data.gpus !== undefined){
+let data143 = data.gpus;
+if(!(((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143))) && (isFinite(data143)))){
+const err387 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.gpus.type,parentSchema:schema11.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -4772,8 +5073,9 @@ vErrors.push(err387);
 }
 errors++;
 }
-if(data156 < 0 || isNaN(data156)){
-const err388 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+if((typeof data143 == "number") && (isFinite(data143))){
+if(data143 > 1000000000 || isNaN(data143)){
+const err388 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -4782,16 +5084,8 @@ vErrors.push(err388);
 }
 errors++;
 }
-}
-}
-if(data.upgradeStrategy !== undefined){
-let data157 = data.upgradeStrategy;
-if(data157 && typeof data157 == "object" && !Array.isArray(data157)){
-if(data157.minimumHealthCapacity !== undefined){
-let data158 = data157.minimumHealthCapacity;
-if((typeof data158 == "number") && (isFinite(data158))){
-if(data158 > 1 || isNaN(data158)){
-const err389 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+if(data143 < 0 || isNaN(data143)){
+const err389 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -4800,8 +5094,12 @@ vErrors.push(err389);
 }
 errors++;
 }
-if(data158 < 0 || isNaN(data158)){
-const err390 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+}
+}
+if(data.ipAddress !== undefined){
+let data144 = data.ipAddress;
+if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
+const err390 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.ipAddress.type,parentSchema:schema11.properties.ipAddress,data:data144};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -4811,8 +5109,11 @@ vErrors.push(err390);
 errors++;
 }
 }
-else {
-const err391 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+if(data.networks !== undefined){
+let data145 = data.networks;
+if(Array.isArray(data145)){
+if(data145.length > 1000){
+const err391 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data145};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -4821,12 +5122,15 @@ vErrors.push(err391);
 }
 errors++;
 }
-}
-if(data157.maximumOverCapacity !== undefined){
-let data159 = data157.maximumOverCapacity;
-if((typeof data159 == "number") && (isFinite(data159))){
-if(data159 > 1 || isNaN(data159)){
-const err392 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+const len17 = data145.length;
+for(let i17=0; i17<len17; i17++){
+let data146 = data145[i17];
+if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
+if(data146.name !== undefined){
+let data147 = data146.name;
+if(typeof data147 === "string"){
+if(func2(data147) > 63){
+const err392 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -4835,8 +5139,8 @@ vErrors.push(err392);
 }
 errors++;
 }
-if(data159 < 0 || isNaN(data159)){
-const err393 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(func2(data147) < 1){
+const err393 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -4845,9 +5149,8 @@ vErrors.push(err393);
 }
 errors++;
 }
-}
-else {
-const err394 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(!pattern6.test(data147)){
+const err394 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -4857,9 +5160,8 @@ vErrors.push(err394);
 errors++;
 }
 }
-}
 else {
-const err395 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data157};
+const err395 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -4869,11 +5171,11 @@ vErrors.push(err395);
 errors++;
 }
 }
-if(data.uris !== undefined){
-let data160 = data.uris;
-if(Array.isArray(data160)){
-if(data160.length > 1000){
-const err396 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data160};
+if(data146.mode !== undefined){
+let data148 = data146.mode;
+if(typeof data148 === "string"){
+if(func2(data148) > 32768){
+const err396 = {instancePath:instancePath+"/networks/" + i17+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data148};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -4882,12 +5184,9 @@ vErrors.push(err396);
 }
 errors++;
 }
-const len20 = data160.length;
-for(let i20=0; i20<len20; i20++){
-let data161 = data160[i20];
-if(typeof data161 === "string"){
-if(func2(data161) > 1024){
-const err397 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data161};
+}
+else {
+const err397 = {instancePath:instancePath+"/networks/" + i17+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data148};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -4896,8 +5195,12 @@ vErrors.push(err397);
 }
 errors++;
 }
-if(func2(data161) < 1){
-const err398 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data161};
+}
+if(data146.labels !== undefined){
+let data149 = data146.labels;
+if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
+if(Object.keys(data149).length > 1000){
+const err398 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -4906,9 +5209,11 @@ vErrors.push(err398);
 }
 errors++;
 }
-}
-else {
-const err399 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data161};
+for(const key16 in data149){
+const _errs416 = errors;
+if(typeof key16 === "string"){
+if(func2(key16) > 1024){
+const err399 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key16,propertyName:key16};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -4918,9 +5223,9 @@ vErrors.push(err399);
 errors++;
 }
 }
-}
-else {
-const err400 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data160};
+var valid102 = _errs416 === errors;
+if(!valid102){
+const err400 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key16},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -4930,11 +5235,11 @@ vErrors.push(err400);
 errors++;
 }
 }
-if(data.user !== undefined){
-let data162 = data.user;
-if(typeof data162 === "string"){
-if(func2(data162) > 32768){
-const err401 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data162};
+for(const key17 in data149){
+let data150 = data149[key17];
+if(typeof data150 === "string"){
+if(func2(data150) > 32768){
+const err401 = {instancePath:instancePath+"/networks/" + i17+"/labels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data150};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -4945,7 +5250,7 @@ errors++;
 }
 }
 else {
-const err402 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data162};
+const err402 = {instancePath:instancePath+"/networks/" + i17+"/labels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data150};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -4955,11 +5260,9 @@ vErrors.push(err402);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data163 = data.version;
-if(typeof data163 === "string"){
-if(func2(data163) > 32768){
-const err403 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data163};
+}
+else {
+const err403 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -4969,8 +5272,9 @@ vErrors.push(err403);
 errors++;
 }
 }
+}
 else {
-const err404 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data163};
+const err404 = {instancePath:instancePath+"/networks/" + i17,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data146};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -4980,14 +5284,9 @@ vErrors.push(err404);
 errors++;
 }
 }
-if(data.versionInfo !== undefined){
-let data164 = data.versionInfo;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-if(data164.lastScalingAt !== undefined){
-let data165 = data164.lastScalingAt;
-if(typeof data165 === "string"){
-if(func2(data165) > 32768){
-const err405 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data165};
+}
+else {
+const err405 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data145};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -4997,8 +5296,11 @@ vErrors.push(err405);
 errors++;
 }
 }
-else {
-const err406 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data165};
+if(data.ports !== undefined){
+let data151 = data.ports;
+if(Array.isArray(data151)){
+if(data151.length > 1000){
+const err406 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.ports,data:data151};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -5007,12 +5309,11 @@ vErrors.push(err406);
 }
 errors++;
 }
-}
-if(data164.lastConfigChangeAt !== undefined){
-let data166 = data164.lastConfigChangeAt;
-if(typeof data166 === "string"){
-if(func2(data166) > 32768){
-const err407 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+const len18 = data151.length;
+for(let i18=0; i18<len18; i18++){
+let data152 = data151[i18];
+if(!(((typeof data152 == "number") && (!(data152 % 1) && !isNaN(data152))) && (isFinite(data152)))){
+const err407 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.ports.items.type,parentSchema:schema11.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -5021,9 +5322,9 @@ vErrors.push(err407);
 }
 errors++;
 }
-}
-else {
-const err408 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+if((typeof data152 == "number") && (isFinite(data152))){
+if(data152 > 65535 || isNaN(data152)){
+const err408 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -5032,10 +5333,8 @@ vErrors.push(err408);
 }
 errors++;
 }
-}
-}
-else {
-const err409 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data164};
+if(data152 < 0 || isNaN(data152)){
+const err409 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -5045,11 +5344,10 @@ vErrors.push(err409);
 errors++;
 }
 }
-if(data.killSelection !== undefined){
-let data167 = data.killSelection;
-if(typeof data167 === "string"){
-if(func2(data167) > 32768){
-const err410 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data167};
+}
+}
+else {
+const err410 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.ports.type,parentSchema:schema11.properties.ports,data:data151};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -5059,8 +5357,11 @@ vErrors.push(err410);
 errors++;
 }
 }
-else {
-const err411 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data167};
+if(data.portDefinitions !== undefined){
+let data153 = data.portDefinitions;
+if(Array.isArray(data153)){
+if(data153.length > 1000){
+const err411 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.portDefinitions,data:data153};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -5069,14 +5370,14 @@ vErrors.push(err411);
 }
 errors++;
 }
-}
-if(data.unreachableStrategy !== undefined){
-let data168 = data.unreachableStrategy;
-const _errs368 = errors;
-let valid86 = true;
-const _errs369 = errors;
-if(typeof data168 !== "string"){
-const err412 = {};
+const len19 = data153.length;
+for(let i19=0; i19<len19; i19++){
+let data154 = data153[i19];
+if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
+if(data154.port !== undefined){
+let data155 = data154.port;
+if(!(((typeof data155 == "number") && (!(data155 % 1) && !isNaN(data155))) && (isFinite(data155)))){
+const err412 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.portDefinitions.items.properties.port.type,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -5085,21 +5386,9 @@ vErrors.push(err412);
 }
 errors++;
 }
-var _valid3 = _errs369 === errors;
-errors = _errs368;
-if(vErrors !== null){
-if(_errs368){
-vErrors.length = _errs368;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause3;
-if(_valid3){
-const _errs371 = errors;
-if(!(data168 === "disabled")){
-const err413 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data168};
+if((typeof data155 == "number") && (isFinite(data155))){
+if(data155 > 65535 || isNaN(data155)){
+const err413 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -5108,17 +5397,8 @@ vErrors.push(err413);
 }
 errors++;
 }
-var _valid3 = _errs371 === errors;
-valid86 = _valid3;
-ifClause3 = "then";
-}
-else {
-const _errs372 = errors;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.inactiveAfterSeconds !== undefined){
-let data169 = data168.inactiveAfterSeconds;
-if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
-const err414 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+if(data155 < 0 || isNaN(data155)){
+const err414 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -5127,9 +5407,13 @@ vErrors.push(err414);
 }
 errors++;
 }
-if((typeof data169 == "number") && (isFinite(data169))){
-if(data169 > 2147483647 || isNaN(data169)){
-const err415 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+}
+}
+if(data154.labels !== undefined){
+let data156 = data154.labels;
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+if(Object.keys(data156).length > 1000){
+const err415 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -5138,8 +5422,11 @@ vErrors.push(err415);
 }
 errors++;
 }
-if(data169 < 0 || isNaN(data169)){
-const err416 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+for(const key18 in data156){
+const _errs432 = errors;
+if(typeof key18 === "string"){
+if(func2(key18) > 1024){
+const err416 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,data:key18,propertyName:key18};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -5149,11 +5436,9 @@ vErrors.push(err416);
 errors++;
 }
 }
-}
-if(data168.expungeAfterSeconds !== undefined){
-let data170 = data168.expungeAfterSeconds;
-if(!(((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170))) && (isFinite(data170)))){
-const err417 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+var valid109 = _errs432 === errors;
+if(!valid109){
+const err417 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key18},message:"property name must be valid",schema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -5162,9 +5447,12 @@ vErrors.push(err417);
 }
 errors++;
 }
-if((typeof data170 == "number") && (isFinite(data170))){
-if(data170 > 2147483647 || isNaN(data170)){
-const err418 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+}
+for(const key19 in data156){
+let data157 = data156[key19];
+if(typeof data157 === "string"){
+if(func2(data157) > 32768){
+const err418 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data157};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -5173,8 +5461,9 @@ vErrors.push(err418);
 }
 errors++;
 }
-if(data170 < 0 || isNaN(data170)){
-const err419 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+}
+else {
+const err419 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data157};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -5185,9 +5474,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err420 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data168};
+const err420 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.properties.labels.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -5196,12 +5484,12 @@ vErrors.push(err420);
 }
 errors++;
 }
-var _valid3 = _errs372 === errors;
-valid86 = _valid3;
-ifClause3 = "else";
 }
-if(!valid86){
-const err421 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data168};
+if(data154.name !== undefined){
+let data158 = data154.name;
+if(typeof data158 === "string"){
+if(func2(data158) > 32768){
+const err421 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -5210,11 +5498,8 @@ vErrors.push(err421);
 }
 errors++;
 }
-}
-if(data.tty !== undefined){
-let data171 = data.tty;
-if(typeof data171 !== "boolean"){
-const err422 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data171};
+if(func2(data158) < 1){
+const err422 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -5223,12 +5508,8 @@ vErrors.push(err422);
 }
 errors++;
 }
-}
-if(data.role !== undefined){
-let data172 = data.role;
-if(typeof data172 === "string"){
-if(func2(data172) > 32768){
-const err423 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data172};
+if(!pattern1.test(data158)){
+const err423 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -5237,8 +5518,9 @@ vErrors.push(err423);
 }
 errors++;
 }
-if(func2(data172) < 1){
-const err424 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data172};
+}
+else {
+const err424 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.name.type,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -5248,8 +5530,10 @@ vErrors.push(err424);
 errors++;
 }
 }
-else {
-const err425 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data172};
+if(data154.protocol !== undefined){
+let data159 = data154.protocol;
+if(typeof data159 !== "string"){
+const err425 = {instancePath:instancePath+"/portDefinitions/" + i19+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data159};
 if(vErrors === null){
 vErrors = [err425];
 }
@@ -5258,10 +5542,8 @@ vErrors.push(err425);
 }
 errors++;
 }
-}
-}
-else {
-const err426 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(!(((data159 === "tcp") || (data159 === "udp")) || (data159 === "udp,tcp"))){
+const err426 = {instancePath:instancePath+"/portDefinitions/" + i19+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data159};
 if(vErrors === null){
 vErrors = [err426];
 }
@@ -5270,12 +5552,1285 @@ vErrors.push(err426);
 }
 errors++;
 }
+}
+}
+else {
+const err427 = {instancePath:instancePath+"/portDefinitions/" + i19,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.type,parentSchema:schema11.properties.portDefinitions.items,data:data154};
+if(vErrors === null){
+vErrors = [err427];
+}
+else {
+vErrors.push(err427);
+}
+errors++;
+}
+}
+}
+else {
+const err428 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.portDefinitions.type,parentSchema:schema11.properties.portDefinitions,data:data153};
+if(vErrors === null){
+vErrors = [err428];
+}
+else {
+vErrors.push(err428);
+}
+errors++;
+}
+}
+if(data.readinessChecks !== undefined){
+let data160 = data.readinessChecks;
+if(Array.isArray(data160)){
+if(data160.length > 1000){
+const err429 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks,data:data160};
+if(vErrors === null){
+vErrors = [err429];
+}
+else {
+vErrors.push(err429);
+}
+errors++;
+}
+const len20 = data160.length;
+for(let i20=0; i20<len20; i20++){
+let data161 = data160[i20];
+if(data161 && typeof data161 == "object" && !Array.isArray(data161)){
+if(data161.name !== undefined){
+let data162 = data161.name;
+if(typeof data162 === "string"){
+if(func2(data162) > 32768){
+const err430 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data162};
+if(vErrors === null){
+vErrors = [err430];
+}
+else {
+vErrors.push(err430);
+}
+errors++;
+}
+if(func2(data162) < 1){
+const err431 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data162};
+if(vErrors === null){
+vErrors = [err431];
+}
+else {
+vErrors.push(err431);
+}
+errors++;
+}
+}
+else {
+const err432 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.name.type,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data162};
+if(vErrors === null){
+vErrors = [err432];
+}
+else {
+vErrors.push(err432);
+}
+errors++;
+}
+}
+if(data161.protocol !== undefined){
+let data163 = data161.protocol;
+if(typeof data163 !== "string"){
+const err433 = {instancePath:instancePath+"/readinessChecks/" + i20+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data163};
+if(vErrors === null){
+vErrors = [err433];
+}
+else {
+vErrors.push(err433);
+}
+errors++;
+}
+if(!((data163 === "HTTP") || (data163 === "HTTPS"))){
+const err434 = {instancePath:instancePath+"/readinessChecks/" + i20+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data163};
+if(vErrors === null){
+vErrors = [err434];
+}
+else {
+vErrors.push(err434);
+}
+errors++;
+}
+}
+if(data161.path !== undefined){
+let data164 = data161.path;
+if(typeof data164 === "string"){
+if(func2(data164) > 1024){
+const err435 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err435];
+}
+else {
+vErrors.push(err435);
+}
+errors++;
+}
+if(func2(data164) < 1){
+const err436 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err436];
+}
+else {
+vErrors.push(err436);
+}
+errors++;
+}
+}
+else {
+const err437 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.path.type,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err437];
+}
+else {
+vErrors.push(err437);
+}
+errors++;
+}
+}
+if(data161.portName !== undefined){
+let data165 = data161.portName;
+if(typeof data165 === "string"){
+if(func2(data165) > 32768){
+const err438 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err438];
+}
+else {
+vErrors.push(err438);
+}
+errors++;
+}
+if(func2(data165) < 1){
+const err439 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err439];
+}
+else {
+vErrors.push(err439);
+}
+errors++;
+}
+if(!pattern1.test(data165)){
+const err440 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err440];
+}
+else {
+vErrors.push(err440);
+}
+errors++;
+}
+}
+else {
+const err441 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.portName.type,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err441];
+}
+else {
+vErrors.push(err441);
+}
+errors++;
+}
+}
+if(data161.intervalSeconds !== undefined){
+let data166 = data161.intervalSeconds;
+if(!(((typeof data166 == "number") && (!(data166 % 1) && !isNaN(data166))) && (isFinite(data166)))){
+const err442 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err442];
+}
+else {
+vErrors.push(err442);
+}
+errors++;
+}
+if((typeof data166 == "number") && (isFinite(data166))){
+if(data166 > 2147483647 || isNaN(data166)){
+const err443 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err443];
+}
+else {
+vErrors.push(err443);
+}
+errors++;
+}
+if(data166 < 0 || isNaN(data166)){
+const err444 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err444];
+}
+else {
+vErrors.push(err444);
+}
+errors++;
+}
+}
+}
+if(data161.timeoutSeconds !== undefined){
+let data167 = data161.timeoutSeconds;
+if(!(((typeof data167 == "number") && (!(data167 % 1) && !isNaN(data167))) && (isFinite(data167)))){
+const err445 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err445];
+}
+else {
+vErrors.push(err445);
+}
+errors++;
+}
+if((typeof data167 == "number") && (isFinite(data167))){
+if(data167 > 2147483647 || isNaN(data167)){
+const err446 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err446];
+}
+else {
+vErrors.push(err446);
+}
+errors++;
+}
+if(data167 < 1 || isNaN(data167)){
+const err447 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err447];
+}
+else {
+vErrors.push(err447);
+}
+errors++;
+}
+}
+}
+if(data161.httpStatusCodesForReady !== undefined){
+let data168 = data161.httpStatusCodesForReady;
+if(Array.isArray(data168)){
+if(data168.length > 1000){
+const err448 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err448];
+}
+else {
+vErrors.push(err448);
+}
+errors++;
+}
+if(data168.length < 1){
+const err449 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err449];
+}
+else {
+vErrors.push(err449);
+}
+errors++;
+}
+const len21 = data168.length;
+for(let i21=0; i21<len21; i21++){
+let data169 = data168[i21];
+if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
+const err450 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err450];
+}
+else {
+vErrors.push(err450);
+}
+errors++;
+}
+if((typeof data169 == "number") && (isFinite(data169))){
+if(data169 > 999 || isNaN(data169)){
+const err451 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err451];
+}
+else {
+vErrors.push(err451);
+}
+errors++;
+}
+if(data169 < 100 || isNaN(data169)){
+const err452 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err452];
+}
+else {
+vErrors.push(err452);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err453 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err453];
+}
+else {
+vErrors.push(err453);
+}
+errors++;
+}
+}
+if(data161.preserveLastResponse !== undefined){
+let data170 = data161.preserveLastResponse;
+if(typeof data170 !== "boolean"){
+const err454 = {instancePath:instancePath+"/readinessChecks/" + i20+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema11.properties.readinessChecks.items.properties.preserveLastResponse,data:data170};
+if(vErrors === null){
+vErrors = [err454];
+}
+else {
+vErrors.push(err454);
+}
+errors++;
+}
+}
+}
+else {
+const err455 = {instancePath:instancePath+"/readinessChecks/" + i20,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.readinessChecks.items.type,parentSchema:schema11.properties.readinessChecks.items,data:data161};
+if(vErrors === null){
+vErrors = [err455];
+}
+else {
+vErrors.push(err455);
+}
+errors++;
+}
+}
+}
+else {
+const err456 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.type,parentSchema:schema11.properties.readinessChecks,data:data160};
+if(vErrors === null){
+vErrors = [err456];
+}
+else {
+vErrors.push(err456);
+}
+errors++;
+}
+}
+if(data.residency !== undefined){
+let data171 = data.residency;
+if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
+if(data171.relaunchEscalationTimeoutSeconds !== undefined){
+let data172 = data171.relaunchEscalationTimeoutSeconds;
+if(!(((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172))) && (isFinite(data172)))){
+const err457 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err457];
+}
+else {
+vErrors.push(err457);
+}
+errors++;
+}
+if((typeof data172 == "number") && (isFinite(data172))){
+if(data172 > 2147483647 || isNaN(data172)){
+const err458 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err458];
+}
+else {
+vErrors.push(err458);
+}
+errors++;
+}
+if(data172 < 0 || isNaN(data172)){
+const err459 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err459];
+}
+else {
+vErrors.push(err459);
+}
+errors++;
+}
+}
+}
+if(data171.taskLostBehavior !== undefined){
+let data173 = data171.taskLostBehavior;
+if(typeof data173 !== "string"){
+const err460 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.residency.properties.taskLostBehavior.type,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data173};
+if(vErrors === null){
+vErrors = [err460];
+}
+else {
+vErrors.push(err460);
+}
+errors++;
+}
+if(!((data173 === "WAIT_FOREVER") || (data173 === "RELAUNCH_AFTER_TIMEOUT"))){
+const err461 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema11.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data173};
+if(vErrors === null){
+vErrors = [err461];
+}
+else {
+vErrors.push(err461);
+}
+errors++;
+}
+}
+}
+else {
+const err462 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.residency.type,parentSchema:schema11.properties.residency,data:data171};
+if(vErrors === null){
+vErrors = [err462];
+}
+else {
+vErrors.push(err462);
+}
+errors++;
+}
+}
+if(data.resourceLimits !== undefined){
+let data174 = data.resourceLimits;
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+if(data174.cpus !== undefined){
+let data175 = data174.cpus;
+const _errs471 = errors;
+let valid118 = true;
+const _errs472 = errors;
+if(typeof data175 !== "string"){
+const err463 = {};
+if(vErrors === null){
+vErrors = [err463];
+}
+else {
+vErrors.push(err463);
+}
+errors++;
+}
+var _valid23 = _errs472 === errors;
+errors = _errs471;
+if(vErrors !== null){
+if(_errs471){
+vErrors.length = _errs471;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause1;
+if(_valid23){
+const _errs474 = errors;
+if(!(data175 === "unlimited")){
+const err464 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema11.properties.resourceLimits.properties.cpus.then,data:data175};
+if(vErrors === null){
+vErrors = [err464];
+}
+else {
+vErrors.push(err464);
+}
+errors++;
+}
+var _valid23 = _errs474 === errors;
+valid118 = _valid23;
+ifClause1 = "then";
+}
+else {
+const _errs475 = errors;
+if((typeof data175 == "number") && (isFinite(data175))){
+if(data175 > 1000000000 || isNaN(data175)){
+const err465 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err465];
+}
+else {
+vErrors.push(err465);
+}
+errors++;
+}
+if(data175 < 0 || isNaN(data175)){
+const err466 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err466];
+}
+else {
+vErrors.push(err466);
+}
+errors++;
+}
+}
+else {
+const err467 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err467];
+}
+else {
+vErrors.push(err467);
+}
+errors++;
+}
+var _valid23 = _errs475 === errors;
+valid118 = _valid23;
+ifClause1 = "else";
+}
+if(!valid118){
+const err468 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.resourceLimits.properties.cpus,data:data175};
+if(vErrors === null){
+vErrors = [err468];
+}
+else {
+vErrors.push(err468);
+}
+errors++;
+}
+}
+if(data174.mem !== undefined){
+let data176 = data174.mem;
+const _errs478 = errors;
+let valid119 = true;
+const _errs479 = errors;
+if(typeof data176 !== "string"){
+const err469 = {};
+if(vErrors === null){
+vErrors = [err469];
+}
+else {
+vErrors.push(err469);
+}
+errors++;
+}
+var _valid24 = _errs479 === errors;
+errors = _errs478;
+if(vErrors !== null){
+if(_errs478){
+vErrors.length = _errs478;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause2;
+if(_valid24){
+const _errs481 = errors;
+if(!(data176 === "unlimited")){
+const err470 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema11.properties.resourceLimits.properties.mem.then,data:data176};
+if(vErrors === null){
+vErrors = [err470];
+}
+else {
+vErrors.push(err470);
+}
+errors++;
+}
+var _valid24 = _errs481 === errors;
+valid119 = _valid24;
+ifClause2 = "then";
+}
+else {
+const _errs482 = errors;
+if((typeof data176 == "number") && (isFinite(data176))){
+if(data176 > 1000000000 || isNaN(data176)){
+const err471 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err471];
+}
+else {
+vErrors.push(err471);
+}
+errors++;
+}
+if(data176 < 0 || isNaN(data176)){
+const err472 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err472];
+}
+else {
+vErrors.push(err472);
+}
+errors++;
+}
+}
+else {
+const err473 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.mem.else.type,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err473];
+}
+else {
+vErrors.push(err473);
+}
+errors++;
+}
+var _valid24 = _errs482 === errors;
+valid119 = _valid24;
+ifClause2 = "else";
+}
+if(!valid119){
+const err474 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.resourceLimits.properties.mem,data:data176};
+if(vErrors === null){
+vErrors = [err474];
+}
+else {
+vErrors.push(err474);
+}
+errors++;
+}
+}
+}
+else {
+const err475 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.resourceLimits.type,parentSchema:schema11.properties.resourceLimits,data:data174};
+if(vErrors === null){
+vErrors = [err475];
+}
+else {
+vErrors.push(err475);
+}
+errors++;
+}
+}
+if(data.requirePorts !== undefined){
+let data177 = data.requirePorts;
+if(typeof data177 !== "boolean"){
+const err476 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.requirePorts.type,parentSchema:schema11.properties.requirePorts,data:data177};
+if(vErrors === null){
+vErrors = [err476];
+}
+else {
+vErrors.push(err476);
+}
+errors++;
+}
+}
+if(data.secrets !== undefined){
+let data178 = data.secrets;
+if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
+if(Object.keys(data178).length > 1000){
+const err477 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err477];
+}
+else {
+vErrors.push(err477);
+}
+errors++;
+}
+for(const key20 in data178){
+const _errs488 = errors;
+if(typeof key20 === "string"){
+if(func2(key20) > 1024){
+const err478 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key20,propertyName:key20};
+if(vErrors === null){
+vErrors = [err478];
+}
+else {
+vErrors.push(err478);
+}
+errors++;
+}
+}
+var valid120 = _errs488 === errors;
+if(!valid120){
+const err479 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err479];
+}
+else {
+vErrors.push(err479);
+}
+errors++;
+}
+}
+for(const key21 in data178){
+let data179 = data178[key21];
+if(data179 && typeof data179 == "object" && !Array.isArray(data179)){
+if(data179.source === undefined){
+const err480 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data179};
+if(vErrors === null){
+vErrors = [err480];
+}
+else {
+vErrors.push(err480);
+}
+errors++;
+}
+if(data179.source !== undefined){
+let data180 = data179.source;
+if(typeof data180 === "string"){
+if(func2(data180) > 32768){
+const err481 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err481];
+}
+else {
+vErrors.push(err481);
+}
+errors++;
+}
+if(func2(data180) < 1){
+const err482 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err482];
+}
+else {
+vErrors.push(err482);
+}
+errors++;
+}
+}
+else {
+const err483 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err483];
+}
+else {
+vErrors.push(err483);
+}
+errors++;
+}
+}
+}
+else {
+const err484 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data179};
+if(vErrors === null){
+vErrors = [err484];
+}
+else {
+vErrors.push(err484);
+}
+errors++;
+}
+}
+}
+else {
+const err485 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err485];
+}
+else {
+vErrors.push(err485);
+}
+errors++;
+}
+}
+if(data.taskKillGracePeriodSeconds !== undefined){
+let data181 = data.taskKillGracePeriodSeconds;
+if(!(((typeof data181 == "number") && (!(data181 % 1) && !isNaN(data181))) && (isFinite(data181)))){
+const err486 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.taskKillGracePeriodSeconds.type,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err486];
+}
+else {
+vErrors.push(err486);
+}
+errors++;
+}
+if((typeof data181 == "number") && (isFinite(data181))){
+if(data181 > 2147483647 || isNaN(data181)){
+const err487 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err487];
+}
+else {
+vErrors.push(err487);
+}
+errors++;
+}
+if(data181 < 0 || isNaN(data181)){
+const err488 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err488];
+}
+else {
+vErrors.push(err488);
+}
+errors++;
+}
+}
+}
+if(data.upgradeStrategy !== undefined){
+let data182 = data.upgradeStrategy;
+if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
+if(data182.minimumHealthCapacity !== undefined){
+let data183 = data182.minimumHealthCapacity;
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 > 1 || isNaN(data183)){
+const err489 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err489];
+}
+else {
+vErrors.push(err489);
+}
+errors++;
+}
+if(data183 < 0 || isNaN(data183)){
+const err490 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err490];
+}
+else {
+vErrors.push(err490);
+}
+errors++;
+}
+}
+else {
+const err491 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err491];
+}
+else {
+vErrors.push(err491);
+}
+errors++;
+}
+}
+if(data182.maximumOverCapacity !== undefined){
+let data184 = data182.maximumOverCapacity;
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 > 1 || isNaN(data184)){
+const err492 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err492];
+}
+else {
+vErrors.push(err492);
+}
+errors++;
+}
+if(data184 < 0 || isNaN(data184)){
+const err493 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err493];
+}
+else {
+vErrors.push(err493);
+}
+errors++;
+}
+}
+else {
+const err494 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err494];
+}
+else {
+vErrors.push(err494);
+}
+errors++;
+}
+}
+}
+else {
+const err495 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data182};
+if(vErrors === null){
+vErrors = [err495];
+}
+else {
+vErrors.push(err495);
+}
+errors++;
+}
+}
+if(data.uris !== undefined){
+let data185 = data.uris;
+if(Array.isArray(data185)){
+if(data185.length > 1000){
+const err496 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data185};
+if(vErrors === null){
+vErrors = [err496];
+}
+else {
+vErrors.push(err496);
+}
+errors++;
+}
+const len22 = data185.length;
+for(let i22=0; i22<len22; i22++){
+let data186 = data185[i22];
+if(typeof data186 === "string"){
+if(func2(data186) > 1024){
+const err497 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err497];
+}
+else {
+vErrors.push(err497);
+}
+errors++;
+}
+if(func2(data186) < 1){
+const err498 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err498];
+}
+else {
+vErrors.push(err498);
+}
+errors++;
+}
+}
+else {
+const err499 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err499];
+}
+else {
+vErrors.push(err499);
+}
+errors++;
+}
+}
+}
+else {
+const err500 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data185};
+if(vErrors === null){
+vErrors = [err500];
+}
+else {
+vErrors.push(err500);
+}
+errors++;
+}
+}
+if(data.user !== undefined){
+let data187 = data.user;
+if(typeof data187 === "string"){
+if(func2(data187) > 32768){
+const err501 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data187};
+if(vErrors === null){
+vErrors = [err501];
+}
+else {
+vErrors.push(err501);
+}
+errors++;
+}
+}
+else {
+const err502 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data187};
+if(vErrors === null){
+vErrors = [err502];
+}
+else {
+vErrors.push(err502);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data188 = data.version;
+if(typeof data188 === "string"){
+if(func2(data188) > 32768){
+const err503 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err503];
+}
+else {
+vErrors.push(err503);
+}
+errors++;
+}
+}
+else {
+const err504 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err504];
+}
+else {
+vErrors.push(err504);
+}
+errors++;
+}
+}
+if(data.versionInfo !== undefined){
+let data189 = data.versionInfo;
+if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
+if(data189.lastScalingAt !== undefined){
+let data190 = data189.lastScalingAt;
+if(typeof data190 === "string"){
+if(func2(data190) > 32768){
+const err505 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
+if(vErrors === null){
+vErrors = [err505];
+}
+else {
+vErrors.push(err505);
+}
+errors++;
+}
+}
+else {
+const err506 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
+if(vErrors === null){
+vErrors = [err506];
+}
+else {
+vErrors.push(err506);
+}
+errors++;
+}
+}
+if(data189.lastConfigChangeAt !== undefined){
+let data191 = data189.lastConfigChangeAt;
+if(typeof data191 === "string"){
+if(func2(data191) > 32768){
+const err507 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+if(vErrors === null){
+vErrors = [err507];
+}
+else {
+vErrors.push(err507);
+}
+errors++;
+}
+}
+else {
+const err508 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+if(vErrors === null){
+vErrors = [err508];
+}
+else {
+vErrors.push(err508);
+}
+errors++;
+}
+}
+}
+else {
+const err509 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data189};
+if(vErrors === null){
+vErrors = [err509];
+}
+else {
+vErrors.push(err509);
+}
+errors++;
+}
+}
+if(data.killSelection !== undefined){
+let data192 = data.killSelection;
+if(typeof data192 === "string"){
+if(func2(data192) > 32768){
+const err510 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err510];
+}
+else {
+vErrors.push(err510);
+}
+errors++;
+}
+}
+else {
+const err511 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err511];
+}
+else {
+vErrors.push(err511);
+}
+errors++;
+}
+}
+if(data.unreachableStrategy !== undefined){
+let data193 = data.unreachableStrategy;
+const _errs519 = errors;
+let valid127 = true;
+const _errs520 = errors;
+if(typeof data193 !== "string"){
+const err512 = {};
+if(vErrors === null){
+vErrors = [err512];
+}
+else {
+vErrors.push(err512);
+}
+errors++;
+}
+var _valid25 = _errs520 === errors;
+errors = _errs519;
+if(vErrors !== null){
+if(_errs519){
+vErrors.length = _errs519;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause3;
+if(_valid25){
+const _errs522 = errors;
+if(!(data193 === "disabled")){
+const err513 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data193};
+if(vErrors === null){
+vErrors = [err513];
+}
+else {
+vErrors.push(err513);
+}
+errors++;
+}
+var _valid25 = _errs522 === errors;
+valid127 = _valid25;
+ifClause3 = "then";
+}
+else {
+const _errs523 = errors;
+if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
+if(data193.inactiveAfterSeconds !== undefined){
+let data194 = data193.inactiveAfterSeconds;
+if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
+const err514 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err514];
+}
+else {
+vErrors.push(err514);
+}
+errors++;
+}
+if((typeof data194 == "number") && (isFinite(data194))){
+if(data194 > 2147483647 || isNaN(data194)){
+const err515 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err515];
+}
+else {
+vErrors.push(err515);
+}
+errors++;
+}
+if(data194 < 0 || isNaN(data194)){
+const err516 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err516];
+}
+else {
+vErrors.push(err516);
+}
+errors++;
+}
+}
+}
+if(data193.expungeAfterSeconds !== undefined){
+let data195 = data193.expungeAfterSeconds;
+if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
+const err517 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err517];
+}
+else {
+vErrors.push(err517);
+}
+errors++;
+}
+if((typeof data195 == "number") && (isFinite(data195))){
+if(data195 > 2147483647 || isNaN(data195)){
+const err518 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err518];
+}
+else {
+vErrors.push(err518);
+}
+errors++;
+}
+if(data195 < 0 || isNaN(data195)){
+const err519 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err519];
+}
+else {
+vErrors.push(err519);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err520 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
+if(vErrors === null){
+vErrors = [err520];
+}
+else {
+vErrors.push(err520);
+}
+errors++;
+}
+var _valid25 = _errs523 === errors;
+valid127 = _valid25;
+ifClause3 = "else";
+}
+if(!valid127){
+const err521 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data193};
+if(vErrors === null){
+vErrors = [err521];
+}
+else {
+vErrors.push(err521);
+}
+errors++;
+}
+}
+if(data.tty !== undefined){
+let data196 = data.tty;
+if(typeof data196 !== "boolean"){
+const err522 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data196};
+if(vErrors === null){
+vErrors = [err522];
+}
+else {
+vErrors.push(err522);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data197 = data.role;
+if(typeof data197 === "string"){
+if(func2(data197) > 32768){
+const err523 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err523];
+}
+else {
+vErrors.push(err523);
+}
+errors++;
+}
+if(func2(data197) < 1){
+const err524 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err524];
+}
+else {
+vErrors.push(err524);
+}
+errors++;
+}
+}
+else {
+const err525 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err525];
+}
+else {
+vErrors.push(err525);
+}
+errors++;
+}
+}
+}
+else {
+const err526 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err526];
+}
+else {
+vErrors.push(err526);
+}
+errors++;
+}
 validate10.errors = vErrors;
 return errors === 0;
 }
 
 exports.update = validate11;
-const schema12 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object"},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object"},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object"}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}}};
+const schema12 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}}};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6364,8 +7919,17 @@ errors++;
 }
 if(data11.linuxInfo !== undefined){
 let data38 = data11.linuxInfo;
-if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
-const err89 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.linuxInfo.type,parentSchema:schema12.properties.container.properties.linuxInfo,data:data38};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.ipcInfo !== undefined){
+let data39 = data38.ipcInfo;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.shmSize !== undefined){
+let data40 = data39.shmSize;
+const _errs85 = errors;
+let valid25 = true;
+const _errs86 = errors;
+if(!((typeof data40 == "number") && (isFinite(data40)))){
+const err89 = {};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -6374,12 +7938,21 @@ vErrors.push(err89);
 }
 errors++;
 }
+var _valid0 = _errs86 === errors;
+errors = _errs85;
+if(vErrors !== null){
+if(_errs85){
+vErrors.length = _errs85;
 }
-if(data11.volumes !== undefined){
-let data39 = data11.volumes;
-if(Array.isArray(data39)){
-if(data39.length > 1000){
-const err90 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes,data:data39};
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs88 = errors;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 > 1000000000 || isNaN(data40)){
+const err90 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6388,12 +7961,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-const len7 = data39.length;
-for(let i7=0; i7<len7; i7++){
-let data40 = data39[i7];
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.containerPath === undefined){
-const err91 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema12.properties.container.properties.volumes.items.required,parentSchema:schema12.properties.container.properties.volumes.items,data:data40};
+if(data40 < 0 || isNaN(data40)){
+const err91 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6402,11 +7971,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data40.containerPath !== undefined){
-let data41 = data40.containerPath;
-if(typeof data41 === "string"){
-if(func2(data41) > 32768){
-const err92 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+}
+else {
+const err92 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -6415,8 +7982,11 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(func2(data41) < 1){
-const err93 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+var _valid0 = _errs88 === errors;
+valid25 = _valid0;
+}
+if(!valid25){
+const err93 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data40};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -6426,8 +7996,18 @@ vErrors.push(err93);
 errors++;
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+}
+}
+if(data38.seccomp !== undefined){
+let data41 = data38.seccomp;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.profileName !== undefined){
+let data42 = data41.profileName;
+const _errs94 = errors;
+let valid27 = true;
+const _errs95 = errors;
+if(typeof data42 !== "string"){
+const err94 = {};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -6436,12 +8016,21 @@ vErrors.push(err94);
 }
 errors++;
 }
+var _valid1 = _errs95 === errors;
+errors = _errs94;
+if(vErrors !== null){
+if(_errs94){
+vErrors.length = _errs94;
 }
-if(data40.hostPath !== undefined){
-let data42 = data40.hostPath;
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs97 = errors;
 if(typeof data42 === "string"){
 if(func2(data42) > 32768){
-const err95 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+const err95 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data42};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -6450,8 +8039,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(func2(data42) < 1){
-const err96 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+}
+else {
+const err96 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema12.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data42};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -6460,9 +8050,11 @@ vErrors.push(err96);
 }
 errors++;
 }
+var _valid1 = _errs97 === errors;
+valid27 = _valid1;
 }
-else {
-const err97 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+if(!valid27){
+const err97 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema12.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName,data:data42};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -6472,10 +8064,9 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data40.mode !== undefined){
-let data43 = data40.mode;
-if(typeof data43 !== "string"){
-const err98 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.mode,data:data43};
+}
+else {
+const err98 = {instancePath:instancePath+"/container/linuxInfo/seccomp",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.linuxInfo.properties.seccomp.type,parentSchema:schema12.properties.container.properties.linuxInfo.properties.seccomp,data:data41};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -6484,8 +8075,10 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(!((data43 === "RO") || (data43 === "RW"))){
-const err99 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema12.properties.container.properties.volumes.items.properties.mode,data:data43};
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.linuxInfo.type,parentSchema:schema12.properties.container.properties.linuxInfo,data:data38};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -6495,11 +8088,11 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data40.persistent !== undefined){
-let data44 = data40.persistent;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.size === undefined){
-const err100 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema12.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent,data:data44};
+if(data11.volumes !== undefined){
+let data43 = data11.volumes;
+if(Array.isArray(data43)){
+if(data43.length > 1000){
+const err100 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes,data:data43};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -6508,10 +8101,12 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data44.type !== undefined){
-let data45 = data44.type;
-if(typeof data45 !== "string"){
-const err101 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+const len7 = data43.length;
+for(let i7=0; i7<len7; i7++){
+let data44 = data43[i7];
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.containerPath === undefined){
+const err101 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema12.properties.container.properties.volumes.items.required,parentSchema:schema12.properties.container.properties.volumes.items,data:data44};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -6520,8 +8115,11 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(!(((data45 === "root") || (data45 === "path")) || (data45 === "mount"))){
-const err102 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+if(data44.containerPath !== undefined){
+let data45 = data44.containerPath;
+if(typeof data45 === "string"){
+if(func2(data45) > 32768){
+const err102 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -6530,11 +8128,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-if(data44.size !== undefined){
-let data46 = data44.size;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+if(func2(data45) < 1){
+const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -6543,9 +8138,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 1000000000 || isNaN(data46)){
-const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+}
+else {
+const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -6554,8 +8149,12 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data46 < 0 || isNaN(data46)){
-const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+}
+if(data44.hostPath !== undefined){
+let data46 = data44.hostPath;
+if(typeof data46 === "string"){
+if(func2(data46) > 32768){
+const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -6564,12 +8163,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-if(data44.maxSize !== undefined){
-let data47 = data44.maxSize;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+if(func2(data46) < 1){
+const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -6578,9 +8173,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 1000000000 || isNaN(data47)){
-const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+}
+else {
+const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -6589,8 +8184,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data47 < 0 || isNaN(data47)){
-const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+}
+if(data44.mode !== undefined){
+let data47 = data44.mode;
+if(typeof data47 !== "string"){
+const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.mode,data:data47};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -6599,13 +8197,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-}
-if(data44.profileName !== undefined){
-let data48 = data44.profileName;
-if(typeof data48 === "string"){
-if(func2(data48) > 32768){
-const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+if(!((data47 === "RO") || (data47 === "RW"))){
+const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema12.properties.container.properties.volumes.items.properties.mode,data:data47};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -6615,8 +8208,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-else {
-const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+if(data44.persistent !== undefined){
+let data48 = data44.persistent;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.size === undefined){
+const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema12.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent,data:data48};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -6625,12 +8221,10 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-if(data44.constraints !== undefined){
-let data49 = data44.constraints;
-if(Array.isArray(data49)){
-if(data49.length > 1000){
-const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if(data48.type !== undefined){
+let data49 = data48.type;
+if(typeof data49 !== "string"){
+const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data49};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -6639,12 +8233,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-const len8 = data49.length;
-for(let i8=0; i8<len8; i8++){
-let data50 = data49[i8];
-if(Array.isArray(data50)){
-if(data50.length > 3){
-const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+if(!(((data49 === "root") || (data49 === "path")) || (data49 === "mount"))){
+const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data49};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -6653,8 +8243,11 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data50.length < 2){
-const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+}
+if(data48.size !== undefined){
+let data50 = data48.size;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -6663,12 +8256,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-const len9 = data50.length;
-for(let i9=0; i9<len9; i9++){
-let data51 = data50[i9];
-if(typeof data51 === "string"){
-if(func2(data51) > 32768){
-const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 1000000000 || isNaN(data50)){
+const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -6677,9 +8267,8 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-else {
-const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+if(data50 < 0 || isNaN(data50)){
+const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -6690,8 +8279,10 @@ errors++;
 }
 }
 }
-else {
-const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+if(data48.maxSize !== undefined){
+let data51 = data48.maxSize;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -6700,10 +8291,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 1000000000 || isNaN(data51)){
+const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -6712,10 +8302,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent,data:data44};
+if(data51 < 0 || isNaN(data51)){
+const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -6725,10 +8313,12 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data40.external !== undefined){
-let data52 = data40.external;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external,data:data52};
+}
+if(data48.profileName !== undefined){
+let data52 = data48.profileName;
+if(typeof data52 === "string"){
+if(func2(data52) > 32768){
+const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data52};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -6738,11 +8328,8 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data40.secret !== undefined){
-let data53 = data40.secret;
-if(typeof data53 === "string"){
-if(func2(data53) > 32768){
-const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.secret,data:data53};
+else {
+const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data52};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -6752,8 +8339,11 @@ vErrors.push(err120);
 errors++;
 }
 }
-else {
-const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.secret,data:data53};
+if(data48.constraints !== undefined){
+let data53 = data48.constraints;
+if(Array.isArray(data53)){
+if(data53.length > 1000){
+const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data53};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -6762,10 +8352,12 @@ vErrors.push(err121);
 }
 errors++;
 }
-}
-}
-else {
-const err122 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.type,parentSchema:schema12.properties.container.properties.volumes.items,data:data40};
+const len8 = data53.length;
+for(let i8=0; i8<len8; i8++){
+let data54 = data53[i8];
+if(Array.isArray(data54)){
+if(data54.length > 3){
+const err122 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -6774,10 +8366,8 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-}
-else {
-const err123 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.type,parentSchema:schema12.properties.container.properties.volumes,data:data39};
+if(data54.length < 2){
+const err123 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -6786,12 +8376,12 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data11.portMappings !== undefined){
-let data54 = data11.portMappings;
-if(Array.isArray(data54)){
-if(data54.length > 1000){
-const err124 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.portMappings,data:data54};
+const len9 = data54.length;
+for(let i9=0; i9<len9; i9++){
+let data55 = data54[i9];
+if(typeof data55 === "string"){
+if(func2(data55) > 32768){
+const err124 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data55};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -6800,14 +8390,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-const len10 = data54.length;
-for(let i10=0; i10<len10; i10++){
-let data55 = data54[i10];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.containerPort !== undefined){
-let data56 = data55.containerPort;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err125 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+else {
+const err125 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data55};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -6816,9 +8401,10 @@ vErrors.push(err125);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 > 65535 || isNaN(data56)){
-const err126 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -6827,8 +8413,10 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(data56 < 0 || isNaN(data56)){
-const err127 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data53};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -6839,10 +8427,8 @@ errors++;
 }
 }
 }
-if(data55.hostPort !== undefined){
-let data57 = data55.hostPort;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
-const err128 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+else {
+const err128 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent,data:data48};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -6851,9 +8437,17 @@ vErrors.push(err128);
 }
 errors++;
 }
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 > 65535 || isNaN(data57)){
-const err129 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+}
+if(data44.external !== undefined){
+let data56 = data44.external;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.name !== undefined){
+let data57 = data56.name;
+const _errs129 = errors;
+let valid37 = true;
+const _errs130 = errors;
+if(typeof data57 !== "string"){
+const err129 = {};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -6862,8 +8456,21 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(data57 < 0 || isNaN(data57)){
-const err130 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+var _valid2 = _errs130 === errors;
+errors = _errs129;
+if(vErrors !== null){
+if(_errs129){
+vErrors.length = _errs129;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs132 = errors;
+if(typeof data57 === "string"){
+if(func2(data57) > 32768){
+const err130 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.name.then,data:data57};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -6873,11 +8480,8 @@ vErrors.push(err130);
 errors++;
 }
 }
-}
-if(data55.servicePort !== undefined){
-let data58 = data55.servicePort;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err131 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+else {
+const err131 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.name.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.name.then,data:data57};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -6886,9 +8490,11 @@ vErrors.push(err131);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 65535 || isNaN(data58)){
-const err132 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+var _valid2 = _errs132 === errors;
+valid37 = _valid2;
+}
+if(!valid37){
+const err132 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.name.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.name,data:data57};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -6897,8 +8503,14 @@ vErrors.push(err132);
 }
 errors++;
 }
-if(data58 < 0 || isNaN(data58)){
-const err133 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+}
+if(data56.provider !== undefined){
+let data58 = data56.provider;
+const _errs135 = errors;
+let valid38 = true;
+const _errs136 = errors;
+if(typeof data58 !== "string"){
+const err133 = {};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -6907,13 +8519,21 @@ vErrors.push(err133);
 }
 errors++;
 }
+var _valid3 = _errs136 === errors;
+errors = _errs135;
+if(vErrors !== null){
+if(_errs135){
+vErrors.length = _errs135;
+}
+else {
+vErrors = null;
 }
 }
-if(data55.labels !== undefined){
-let data59 = data55.labels;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(Object.keys(data59).length > 1000){
-const err134 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(_valid3){
+const _errs138 = errors;
+if(typeof data58 === "string"){
+if(func2(data58) > 32768){
+const err134 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.provider.then,data:data58};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -6922,11 +8542,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-for(const key2 in data59){
-const _errs123 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 1024){
-const err135 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key2,propertyName:key2};
+}
+else {
+const err135 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.provider.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.provider.then,data:data58};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -6935,10 +8553,11 @@ vErrors.push(err135);
 }
 errors++;
 }
+var _valid3 = _errs138 === errors;
+valid38 = _valid3;
 }
-var valid34 = _errs123 === errors;
-if(!valid34){
-const err136 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema12.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(!valid38){
+const err136 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.provider.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.provider,data:data58};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -6948,11 +8567,13 @@ vErrors.push(err136);
 errors++;
 }
 }
-for(const key3 in data59){
-let data60 = data59[key3];
-if(typeof data60 === "string"){
-if(func2(data60) > 32768){
-const err137 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+if(data56.size !== undefined){
+let data59 = data56.size;
+const _errs141 = errors;
+let valid39 = true;
+const _errs142 = errors;
+if(!((typeof data59 == "number") && (isFinite(data59)))){
+const err137 = {};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -6961,9 +8582,21 @@ vErrors.push(err137);
 }
 errors++;
 }
+var _valid4 = _errs142 === errors;
+errors = _errs141;
+if(vErrors !== null){
+if(_errs141){
+vErrors.length = _errs141;
 }
 else {
-const err138 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs144 = errors;
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 > 1000000000 || isNaN(data59)){
+const err138 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -6972,10 +8605,8 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-}
-else {
-const err139 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(data59 < 0 || isNaN(data59)){
+const err139 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -6985,11 +8616,8 @@ vErrors.push(err139);
 errors++;
 }
 }
-if(data55.name !== undefined){
-let data61 = data55.name;
-if(typeof data61 === "string"){
-if(func2(data61) > 32768){
-const err140 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data61};
+else {
+const err140 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.size.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -6998,8 +8626,11 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(func2(data61) < 1){
-const err141 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data61};
+var _valid4 = _errs144 === errors;
+valid39 = _valid4;
+}
+if(!valid39){
+const err141 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.size.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.size,data:data59};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -7008,8 +8639,12 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(!pattern1.test(data61)){
-const err142 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data61};
+}
+if(data56.options !== undefined){
+let data60 = data56.options;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(Object.keys(data60).length > 1000){
+const err142 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -7018,9 +8653,11 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data61};
+for(const key2 in data60){
+const _errs148 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 1024){
+const err143 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -7030,10 +8667,9 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data55.protocol !== undefined){
-let data62 = data55.protocol;
-if(typeof data62 !== "string"){
-const err144 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+var valid40 = _errs148 === errors;
+if(!valid40){
+const err144 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.propertyNames,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -7042,8 +8678,15 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(!(((data62 === "tcp") || (data62 === "udp")) || (data62 === "udp,tcp"))){
-const err145 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema12.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+}
+for(const key3 in data60){
+if(!(((((key3 === "pluginName") || (key3 === "capability")) || (key3 === "nodeStageSecret")) || (key3 === "nodePublishSecret")) || (key3 === "volumeContext"))){
+let data61 = data60[key3];
+const _errs151 = errors;
+let valid42 = true;
+const _errs152 = errors;
+if(typeof data61 !== "string"){
+const err145 = {};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -7052,12 +8695,21 @@ vErrors.push(err145);
 }
 errors++;
 }
+var _valid5 = _errs152 === errors;
+errors = _errs151;
+if(vErrors !== null){
+if(_errs151){
+vErrors.length = _errs151;
 }
-if(data55.networkNames !== undefined){
-let data63 = data55.networkNames;
-if(Array.isArray(data63)){
-if(data63.length > 1000){
-const err146 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs154 = errors;
+if(typeof data61 === "string"){
+if(func2(data61) > 32768){
+const err146 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then,data:data61};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -7066,12 +8718,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-const len11 = data63.length;
-for(let i11=0; i11<len11; i11++){
-let data64 = data63[i11];
-if(typeof data64 === "string"){
-if(func2(data64) > 63){
-const err147 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+else {
+const err147 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then,data:data61};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -7080,8 +8729,11 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(func2(data64) < 1){
-const err148 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+var _valid5 = _errs154 === errors;
+valid42 = _valid5;
+}
+if(!valid42){
+const err148 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties,data:data61};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -7090,8 +8742,15 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(!pattern1.test(data64)){
-const err149 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+}
+if(data60.pluginName !== undefined){
+let data62 = data60.pluginName;
+const _errs157 = errors;
+let valid44 = true;
+const _errs158 = errors;
+if(typeof data62 !== "string"){
+const err149 = {};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -7100,9 +8759,21 @@ vErrors.push(err149);
 }
 errors++;
 }
+var _valid6 = _errs158 === errors;
+errors = _errs157;
+if(vErrors !== null){
+if(_errs157){
+vErrors.length = _errs157;
 }
 else {
-const err150 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs160 = errors;
+if(typeof data62 === "string"){
+if(func2(data62) > 32768){
+const err150 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then,data:data62};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -7112,9 +8783,8 @@ vErrors.push(err150);
 errors++;
 }
 }
-}
 else {
-const err151 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+const err151 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then,data:data62};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -7123,10 +8793,11 @@ vErrors.push(err151);
 }
 errors++;
 }
+var _valid6 = _errs160 === errors;
+valid44 = _valid6;
 }
-}
-else {
-const err152 = {instancePath:instancePath+"/container/portMappings/" + i10,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.portMappings.items.type,parentSchema:schema12.properties.container.properties.portMappings.items,data:data55};
+if(!valid44){
+const err152 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName,data:data62};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -7136,9 +8807,13 @@ vErrors.push(err152);
 errors++;
 }
 }
-}
-else {
-const err153 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.portMappings.type,parentSchema:schema12.properties.container.properties.portMappings,data:data54};
+if(data60.capability !== undefined){
+let data63 = data60.capability;
+const _errs163 = errors;
+let valid45 = true;
+const _errs164 = errors;
+if(!(data63 && typeof data63 == "object" && !Array.isArray(data63))){
+const err153 = {};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -7147,10 +8822,26 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
+var _valid7 = _errs164 === errors;
+errors = _errs163;
+if(vErrors !== null){
+if(_errs163){
+vErrors.length = _errs163;
 }
 else {
-const err154 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.type,parentSchema:schema12.properties.container,data:data11};
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs166 = errors;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.accessMode !== undefined){
+let data64 = data63.accessMode;
+const _errs170 = errors;
+let valid47 = true;
+const _errs171 = errors;
+if(typeof data64 !== "string"){
+const err154 = {};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -7159,12 +8850,21 @@ vErrors.push(err154);
 }
 errors++;
 }
+var _valid8 = _errs171 === errors;
+errors = _errs170;
+if(vErrors !== null){
+if(_errs170){
+vErrors.length = _errs170;
 }
-if(data.cpus !== undefined){
-let data65 = data.cpus;
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 1000000000 || isNaN(data65)){
-const err155 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.cpus,data:data65};
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs173 = errors;
+if(typeof data64 === "string"){
+if(func2(data64) > 32768){
+const err155 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then,data:data64};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -7173,8 +8873,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(data65 < 0.001 || isNaN(data65)){
-const err156 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema12.properties.cpus,data:data65};
+}
+else {
+const err156 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then,data:data64};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -7183,9 +8884,11 @@ vErrors.push(err156);
 }
 errors++;
 }
+var _valid8 = _errs173 === errors;
+valid47 = _valid8;
 }
-else {
-const err157 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.cpus.type,parentSchema:schema12.properties.cpus,data:data65};
+if(!valid47){
+const err157 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode,data:data64};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -7195,11 +8898,13 @@ vErrors.push(err157);
 errors++;
 }
 }
-if(data.dependencies !== undefined){
-let data66 = data.dependencies;
-if(Array.isArray(data66)){
-if(data66.length > 1000){
-const err158 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.dependencies,data:data66};
+if(data63.accessType !== undefined){
+let data65 = data63.accessType;
+const _errs176 = errors;
+let valid48 = true;
+const _errs177 = errors;
+if(typeof data65 !== "string"){
+const err158 = {};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -7208,12 +8913,21 @@ vErrors.push(err158);
 }
 errors++;
 }
-const len12 = data66.length;
-for(let i12=0; i12<len12; i12++){
-let data67 = data66[i12];
-if(typeof data67 === "string"){
-if(func2(data67) > 128){
-const err159 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema12.properties.dependencies.items,data:data67};
+var _valid9 = _errs177 === errors;
+errors = _errs176;
+if(vErrors !== null){
+if(_errs176){
+vErrors.length = _errs176;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs179 = errors;
+if(typeof data65 === "string"){
+if(func2(data65) > 32768){
+const err159 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then,data:data65};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -7222,8 +8936,9 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(func2(data67) < 1){
-const err160 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.dependencies.items,data:data67};
+}
+else {
+const err160 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then,data:data65};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -7232,8 +8947,11 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(!pattern0.test(data67)){
-const err161 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema12.properties.dependencies.items,data:data67};
+var _valid9 = _errs179 === errors;
+valid48 = _valid9;
+}
+if(!valid48){
+const err161 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType,data:data65};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -7243,8 +8961,13 @@ vErrors.push(err161);
 errors++;
 }
 }
-else {
-const err162 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.dependencies.items.type,parentSchema:schema12.properties.dependencies.items,data:data67};
+if(data63.fsType !== undefined){
+let data66 = data63.fsType;
+const _errs182 = errors;
+let valid49 = true;
+const _errs183 = errors;
+if(typeof data66 !== "string"){
+const err162 = {};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -7253,10 +8976,21 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
+var _valid10 = _errs183 === errors;
+errors = _errs182;
+if(vErrors !== null){
+if(_errs182){
+vErrors.length = _errs182;
 }
 else {
-const err163 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.dependencies.type,parentSchema:schema12.properties.dependencies,data:data66};
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs185 = errors;
+if(typeof data66 === "string"){
+if(func2(data66) > 32768){
+const err163 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then,data:data66};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -7266,11 +9000,8 @@ vErrors.push(err163);
 errors++;
 }
 }
-if(data.disk !== undefined){
-let data68 = data.disk;
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 > 1000000000 || isNaN(data68)){
-const err164 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.disk,data:data68};
+else {
+const err164 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then,data:data66};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -7279,8 +9010,11 @@ vErrors.push(err164);
 }
 errors++;
 }
-if(data68 < 0 || isNaN(data68)){
-const err165 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.disk,data:data68};
+var _valid10 = _errs185 === errors;
+valid49 = _valid10;
+}
+if(!valid49){
+const err165 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType,data:data66};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -7290,8 +9024,13 @@ vErrors.push(err165);
 errors++;
 }
 }
-else {
-const err166 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.disk.type,parentSchema:schema12.properties.disk,data:data68};
+if(data63.mountFlags !== undefined){
+let data67 = data63.mountFlags;
+const _errs188 = errors;
+let valid50 = true;
+const _errs189 = errors;
+if(!(Array.isArray(data67))){
+const err166 = {};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -7300,12 +9039,21 @@ vErrors.push(err166);
 }
 errors++;
 }
+var _valid11 = _errs189 === errors;
+errors = _errs188;
+if(vErrors !== null){
+if(_errs188){
+vErrors.length = _errs188;
 }
-if(data.env !== undefined){
-let data69 = data.env;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(Object.keys(data69).length > 1000){
-const err167 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.env,data:data69};
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs191 = errors;
+if(Array.isArray(data67)){
+if(data67.length > 1000){
+const err167 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then,data:data67};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -7314,11 +9062,14 @@ vErrors.push(err167);
 }
 errors++;
 }
-for(const key4 in data69){
-const _errs145 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 1024){
-const err168 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.env.propertyNames,data:key4,propertyName:key4};
+const len10 = data67.length;
+for(let i10=0; i10<len10; i10++){
+let data68 = data67[i10];
+const _errs194 = errors;
+let valid53 = true;
+const _errs195 = errors;
+if(typeof data68 !== "string"){
+const err168 = {};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -7327,10 +9078,21 @@ vErrors.push(err168);
 }
 errors++;
 }
+var _valid12 = _errs195 === errors;
+errors = _errs194;
+if(vErrors !== null){
+if(_errs194){
+vErrors.length = _errs194;
 }
-var valid40 = _errs145 === errors;
-if(!valid40){
-const err169 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema12.properties.env.propertyNames,parentSchema:schema12.properties.env,data:data69};
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs197 = errors;
+if(typeof data68 === "string"){
+if(func2(data68) > 32768){
+const err169 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then,data:data68};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -7340,13 +9102,8 @@ vErrors.push(err169);
 errors++;
 }
 }
-for(const key5 in data69){
-let data70 = data69[key5];
-const _errs148 = errors;
-let valid42 = true;
-const _errs149 = errors;
-if(!(data70 && typeof data70 == "object" && !Array.isArray(data70))){
-const err170 = {};
+else {
+const err170 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then,data:data68};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -7355,22 +9112,11 @@ vErrors.push(err170);
 }
 errors++;
 }
-var _valid0 = _errs149 === errors;
-errors = _errs148;
-if(vErrors !== null){
-if(_errs148){
-vErrors.length = _errs148;
+var _valid12 = _errs197 === errors;
+valid53 = _valid12;
 }
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs151 = errors;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.secret === undefined){
-const err171 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema12.properties.env.additionalProperties.then.required,parentSchema:schema12.properties.env.additionalProperties.then,data:data70};
+if(!valid53){
+const err171 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items,data:data68};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -7379,11 +9125,10 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(data70.secret !== undefined){
-let data71 = data70.secret;
-if(typeof data71 === "string"){
-if(func2(data71) > 32768){
-const err172 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.env.additionalProperties.then.properties.secret,data:data71};
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then,data:data67};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -7392,9 +9137,11 @@ vErrors.push(err172);
 }
 errors++;
 }
+var _valid11 = _errs191 === errors;
+valid50 = _valid11;
 }
-else {
-const err173 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema12.properties.env.additionalProperties.then.properties.secret,data:data71};
+if(!valid50){
+const err173 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags,data:data67};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -7406,7 +9153,7 @@ errors++;
 }
 }
 else {
-const err174 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.env.additionalProperties.then.type,parentSchema:schema12.properties.env.additionalProperties.then,data:data70};
+const err174 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then,data:data63};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -7415,15 +9162,11 @@ vErrors.push(err174);
 }
 errors++;
 }
-var _valid0 = _errs151 === errors;
-valid42 = _valid0;
-ifClause0 = "then";
+var _valid7 = _errs166 === errors;
+valid45 = _valid7;
 }
-else {
-const _errs155 = errors;
-if(typeof data70 === "string"){
-if(func2(data70) > 32768){
-const err175 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.env.additionalProperties.else,data:data70};
+if(!valid45){
+const err175 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability,data:data63};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -7433,8 +9176,13 @@ vErrors.push(err175);
 errors++;
 }
 }
-else {
-const err176 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.env.additionalProperties.else.type,parentSchema:schema12.properties.env.additionalProperties.else,data:data70};
+if(data60.nodeStageSecret !== undefined){
+let data69 = data60.nodeStageSecret;
+const _errs200 = errors;
+let valid54 = true;
+const _errs201 = errors;
+if(!(data69 && typeof data69 == "object" && !Array.isArray(data69))){
+const err176 = {};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -7443,12 +9191,21 @@ vErrors.push(err176);
 }
 errors++;
 }
-var _valid0 = _errs155 === errors;
-valid42 = _valid0;
-ifClause0 = "else";
+var _valid13 = _errs201 === errors;
+errors = _errs200;
+if(vErrors !== null){
+if(_errs200){
+vErrors.length = _errs200;
 }
-if(!valid42){
-const err177 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema12.properties.env.additionalProperties.if,parentSchema:schema12.properties.env.additionalProperties,data:data70};
+else {
+vErrors = null;
+}
+}
+if(_valid13){
+const _errs203 = errors;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(Object.keys(data69).length > 1000){
+const err177 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -7457,10 +9214,11 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-}
-else {
-const err178 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.env.type,parentSchema:schema12.properties.env,data:data69};
+for(const key4 in data69){
+const _errs205 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 1024){
+const err178 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -7470,11 +9228,9 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data.executor !== undefined){
-let data72 = data.executor;
-if(typeof data72 === "string"){
-if(func2(data72) > 32768){
-const err179 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.executor,data:data72};
+var valid55 = _errs205 === errors;
+if(!valid55){
+const err179 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.propertyNames,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -7484,8 +9240,13 @@ vErrors.push(err179);
 errors++;
 }
 }
-else {
-const err180 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.executor.type,parentSchema:schema12.properties.executor,data:data72};
+for(const key5 in data69){
+let data70 = data69[key5];
+const _errs208 = errors;
+let valid57 = true;
+const _errs209 = errors;
+if(typeof data70 !== "string"){
+const err180 = {};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -7494,15 +9255,21 @@ vErrors.push(err180);
 }
 errors++;
 }
+var _valid14 = _errs209 === errors;
+errors = _errs208;
+if(vErrors !== null){
+if(_errs208){
+vErrors.length = _errs208;
 }
-if(data.executorResources !== undefined){
-let data73 = data.executorResources;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.cpus !== undefined){
-let data74 = data73.cpus;
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 > 1000000000 || isNaN(data74)){
-const err181 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.cpus,data:data74};
+else {
+vErrors = null;
+}
+}
+if(_valid14){
+const _errs211 = errors;
+if(typeof data70 === "string"){
+if(func2(data70) > 32768){
+const err181 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then,data:data70};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -7511,8 +9278,9 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(data74 < 0.1 || isNaN(data74)){
-const err182 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema12.properties.executorResources.properties.cpus,data:data74};
+}
+else {
+const err182 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then,data:data70};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -7521,9 +9289,11 @@ vErrors.push(err182);
 }
 errors++;
 }
+var _valid14 = _errs211 === errors;
+valid57 = _valid14;
 }
-else {
-const err183 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.cpus.type,parentSchema:schema12.properties.executorResources.properties.cpus,data:data74};
+if(!valid57){
+const err183 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties,data:data70};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -7533,11 +9303,9 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data73.mem !== undefined){
-let data75 = data73.mem;
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 > 1000000000 || isNaN(data75)){
-const err184 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.mem,data:data75};
+}
+else {
+const err184 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -7546,8 +9314,11 @@ vErrors.push(err184);
 }
 errors++;
 }
-if(data75 < 32 || isNaN(data75)){
-const err185 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema12.properties.executorResources.properties.mem,data:data75};
+var _valid13 = _errs203 === errors;
+valid54 = _valid13;
+}
+if(!valid54){
+const err185 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret,data:data69};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -7557,8 +9328,13 @@ vErrors.push(err185);
 errors++;
 }
 }
-else {
-const err186 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.mem.type,parentSchema:schema12.properties.executorResources.properties.mem,data:data75};
+if(data60.nodePublishSecret !== undefined){
+let data71 = data60.nodePublishSecret;
+const _errs214 = errors;
+let valid58 = true;
+const _errs215 = errors;
+if(!(data71 && typeof data71 == "object" && !Array.isArray(data71))){
+const err186 = {};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -7567,12 +9343,21 @@ vErrors.push(err186);
 }
 errors++;
 }
+var _valid15 = _errs215 === errors;
+errors = _errs214;
+if(vErrors !== null){
+if(_errs214){
+vErrors.length = _errs214;
 }
-if(data73.disk !== undefined){
-let data76 = data73.disk;
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 > 1000000000 || isNaN(data76)){
-const err187 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.disk,data:data76};
+else {
+vErrors = null;
+}
+}
+if(_valid15){
+const _errs217 = errors;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(Object.keys(data71).length > 1000){
+const err187 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -7581,8 +9366,11 @@ vErrors.push(err187);
 }
 errors++;
 }
-if(data76 < 10 || isNaN(data76)){
-const err188 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema12.properties.executorResources.properties.disk,data:data76};
+for(const key6 in data71){
+const _errs219 = errors;
+if(typeof key6 === "string"){
+if(func2(key6) > 1024){
+const err188 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -7592,8 +9380,9 @@ vErrors.push(err188);
 errors++;
 }
 }
-else {
-const err189 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.disk.type,parentSchema:schema12.properties.executorResources.properties.disk,data:data76};
+var valid59 = _errs219 === errors;
+if(!valid59){
+const err189 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.propertyNames,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -7603,9 +9392,13 @@ vErrors.push(err189);
 errors++;
 }
 }
-}
-else {
-const err190 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.executorResources.type,parentSchema:schema12.properties.executorResources,data:data73};
+for(const key7 in data71){
+let data72 = data71[key7];
+const _errs222 = errors;
+let valid61 = true;
+const _errs223 = errors;
+if(typeof data72 !== "string"){
+const err190 = {};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -7614,12 +9407,21 @@ vErrors.push(err190);
 }
 errors++;
 }
+var _valid16 = _errs223 === errors;
+errors = _errs222;
+if(vErrors !== null){
+if(_errs222){
+vErrors.length = _errs222;
 }
-if(data.fetch !== undefined){
-let data77 = data.fetch;
-if(Array.isArray(data77)){
-if(data77.length > 1000){
-const err191 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.fetch,data:data77};
+else {
+vErrors = null;
+}
+}
+if(_valid16){
+const _errs225 = errors;
+if(typeof data72 === "string"){
+if(func2(data72) > 32768){
+const err191 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -7628,12 +9430,9 @@ vErrors.push(err191);
 }
 errors++;
 }
-const len13 = data77.length;
-for(let i13=0; i13<len13; i13++){
-let data78 = data77[i13];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.uri === undefined){
-const err192 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema12.properties.fetch.items.required,parentSchema:schema12.properties.fetch.items,data:data78};
+}
+else {
+const err192 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -7642,11 +9441,11 @@ vErrors.push(err192);
 }
 errors++;
 }
-if(data78.uri !== undefined){
-let data79 = data78.uri;
-if(typeof data79 === "string"){
-if(func2(data79) > 1024){
-const err193 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.fetch.items.properties.uri,data:data79};
+var _valid16 = _errs225 === errors;
+valid61 = _valid16;
+}
+if(!valid61){
+const err193 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties,data:data72};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -7655,8 +9454,10 @@ vErrors.push(err193);
 }
 errors++;
 }
-if(func2(data79) < 1){
-const err194 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.fetch.items.properties.uri,data:data79};
+}
+}
+else {
+const err194 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -7665,9 +9466,11 @@ vErrors.push(err194);
 }
 errors++;
 }
+var _valid15 = _errs217 === errors;
+valid58 = _valid15;
 }
-else {
-const err195 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.fetch.items.properties.uri.type,parentSchema:schema12.properties.fetch.items.properties.uri,data:data79};
+if(!valid58){
+const err195 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret,data:data71};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -7677,10 +9480,13 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data78.extract !== undefined){
-let data80 = data78.extract;
-if(typeof data80 !== "boolean"){
-const err196 = {instancePath:instancePath+"/fetch/" + i13+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.extract.type,parentSchema:schema12.properties.fetch.items.properties.extract,data:data80};
+if(data60.volumeContext !== undefined){
+let data73 = data60.volumeContext;
+const _errs228 = errors;
+let valid62 = true;
+const _errs229 = errors;
+if(!(data73 && typeof data73 == "object" && !Array.isArray(data73))){
+const err196 = {};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -7689,11 +9495,21 @@ vErrors.push(err196);
 }
 errors++;
 }
+var _valid17 = _errs229 === errors;
+errors = _errs228;
+if(vErrors !== null){
+if(_errs228){
+vErrors.length = _errs228;
 }
-if(data78.executable !== undefined){
-let data81 = data78.executable;
-if(typeof data81 !== "boolean"){
-const err197 = {instancePath:instancePath+"/fetch/" + i13+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.executable.type,parentSchema:schema12.properties.fetch.items.properties.executable,data:data81};
+else {
+vErrors = null;
+}
+}
+if(_valid17){
+const _errs231 = errors;
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+if(Object.keys(data73).length > 1000){
+const err197 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -7702,11 +9518,11 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-if(data78.cache !== undefined){
-let data82 = data78.cache;
-if(typeof data82 !== "boolean"){
-const err198 = {instancePath:instancePath+"/fetch/" + i13+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.cache.type,parentSchema:schema12.properties.fetch.items.properties.cache,data:data82};
+for(const key8 in data73){
+const _errs233 = errors;
+if(typeof key8 === "string"){
+if(func2(key8) > 1024){
+const err198 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -7716,11 +9532,9 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data78.destPath !== undefined){
-let data83 = data78.destPath;
-if(typeof data83 === "string"){
-if(func2(data83) > 1024){
-const err199 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data83};
+var valid63 = _errs233 === errors;
+if(!valid63){
+const err199 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.propertyNames,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -7729,8 +9543,14 @@ vErrors.push(err199);
 }
 errors++;
 }
-if(func2(data83) < 1){
-const err200 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data83};
+}
+for(const key9 in data73){
+let data74 = data73[key9];
+const _errs236 = errors;
+let valid65 = true;
+const _errs237 = errors;
+if(typeof data74 !== "string"){
+const err200 = {};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -7739,9 +9559,21 @@ vErrors.push(err200);
 }
 errors++;
 }
+var _valid18 = _errs237 === errors;
+errors = _errs236;
+if(vErrors !== null){
+if(_errs236){
+vErrors.length = _errs236;
 }
 else {
-const err201 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.fetch.items.properties.destPath.type,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data83};
+vErrors = null;
+}
+}
+if(_valid18){
+const _errs239 = errors;
+if(typeof data74 === "string"){
+if(func2(data74) > 32768){
+const err201 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then,data:data74};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -7751,9 +9583,8 @@ vErrors.push(err201);
 errors++;
 }
 }
-}
 else {
-const err202 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.fetch.items.type,parentSchema:schema12.properties.fetch.items,data:data78};
+const err202 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then,data:data74};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -7762,10 +9593,11 @@ vErrors.push(err202);
 }
 errors++;
 }
+var _valid18 = _errs239 === errors;
+valid65 = _valid18;
 }
-}
-else {
-const err203 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.fetch.type,parentSchema:schema12.properties.fetch,data:data77};
+if(!valid65){
+const err203 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties,data:data74};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -7775,11 +9607,9 @@ vErrors.push(err203);
 errors++;
 }
 }
-if(data.healthChecks !== undefined){
-let data84 = data.healthChecks;
-if(Array.isArray(data84)){
-if(data84.length > 1000){
-const err204 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.healthChecks,data:data84};
+}
+else {
+const err204 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -7788,15 +9618,11 @@ vErrors.push(err204);
 }
 errors++;
 }
-const len14 = data84.length;
-for(let i14=0; i14<len14; i14++){
-let data85 = data84[i14];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.command !== undefined){
-let data86 = data85.command;
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-if(data86.value === undefined){
-const err205 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema12.properties.healthChecks.items.properties.command.required,parentSchema:schema12.properties.healthChecks.items.properties.command,data:data86};
+var _valid17 = _errs231 === errors;
+valid62 = _valid17;
+}
+if(!valid62){
+const err205 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.if,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext,data:data73};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -7805,11 +9631,10 @@ vErrors.push(err205);
 }
 errors++;
 }
-if(data86.value !== undefined){
-let data87 = data86.value;
-if(typeof data87 === "string"){
-if(func2(data87) > 32768){
-const err206 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.command.properties.value,data:data87};
+}
+}
+else {
+const err206 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.properties.options.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -7819,8 +9644,9 @@ vErrors.push(err206);
 errors++;
 }
 }
+}
 else {
-const err207 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema12.properties.healthChecks.items.properties.command.properties.value,data:data87};
+const err207 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external,data:data56};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -7830,9 +9656,11 @@ vErrors.push(err207);
 errors++;
 }
 }
-}
-else {
-const err208 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.healthChecks.items.properties.command.type,parentSchema:schema12.properties.healthChecks.items.properties.command,data:data86};
+if(data44.secret !== undefined){
+let data75 = data44.secret;
+if(typeof data75 === "string"){
+if(func2(data75) > 32768){
+const err208 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.secret,data:data75};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -7842,10 +9670,8 @@ vErrors.push(err208);
 errors++;
 }
 }
-if(data85.gracePeriodSeconds !== undefined){
-let data88 = data85.gracePeriodSeconds;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err209 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+else {
+const err209 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.secret,data:data75};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -7854,9 +9680,10 @@ vErrors.push(err209);
 }
 errors++;
 }
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 > 2147483647 || isNaN(data88)){
-const err210 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+}
+}
+else {
+const err210 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.type,parentSchema:schema12.properties.container.properties.volumes.items,data:data44};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -7865,8 +9692,10 @@ vErrors.push(err210);
 }
 errors++;
 }
-if(data88 < 0 || isNaN(data88)){
-const err211 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.type,parentSchema:schema12.properties.container.properties.volumes,data:data43};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -7876,11 +9705,11 @@ vErrors.push(err211);
 errors++;
 }
 }
-}
-if(data85.intervalSeconds !== undefined){
-let data89 = data85.intervalSeconds;
-if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
-const err212 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+if(data11.portMappings !== undefined){
+let data76 = data11.portMappings;
+if(Array.isArray(data76)){
+if(data76.length > 1000){
+const err212 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.portMappings,data:data76};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -7889,9 +9718,14 @@ vErrors.push(err212);
 }
 errors++;
 }
-if((typeof data89 == "number") && (isFinite(data89))){
-if(data89 > 2147483647 || isNaN(data89)){
-const err213 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+const len11 = data76.length;
+for(let i11=0; i11<len11; i11++){
+let data77 = data76[i11];
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+if(data77.containerPort !== undefined){
+let data78 = data77.containerPort;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err213 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -7900,8 +9734,9 @@ vErrors.push(err213);
 }
 errors++;
 }
-if(data89 < 0 || isNaN(data89)){
-const err214 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 > 65535 || isNaN(data78)){
+const err214 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -7910,12 +9745,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-}
-if(data85.maxConsecutiveFailures !== undefined){
-let data90 = data85.maxConsecutiveFailures;
-if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
-const err215 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if(data78 < 0 || isNaN(data78)){
+const err215 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -7924,9 +9755,12 @@ vErrors.push(err215);
 }
 errors++;
 }
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 > 2147483647 || isNaN(data90)){
-const err216 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+}
+}
+if(data77.hostPort !== undefined){
+let data79 = data77.hostPort;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err216 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -7935,8 +9769,9 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(data90 < 0 || isNaN(data90)){
-const err217 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 > 65535 || isNaN(data79)){
+const err217 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -7945,12 +9780,8 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-}
-if(data85.timeoutSeconds !== undefined){
-let data91 = data85.timeoutSeconds;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
-const err218 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+if(data79 < 0 || isNaN(data79)){
+const err218 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -7959,9 +9790,12 @@ vErrors.push(err218);
 }
 errors++;
 }
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 > 2147483647 || isNaN(data91)){
-const err219 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+}
+}
+if(data77.servicePort !== undefined){
+let data80 = data77.servicePort;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err219 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -7970,8 +9804,9 @@ vErrors.push(err219);
 }
 errors++;
 }
-if(data91 < 0 || isNaN(data91)){
-const err220 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 > 65535 || isNaN(data80)){
+const err220 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -7980,12 +9815,8 @@ vErrors.push(err220);
 }
 errors++;
 }
-}
-}
-if(data85.delaySeconds !== undefined){
-let data92 = data85.delaySeconds;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
-const err221 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data92};
+if(data80 < 0 || isNaN(data80)){
+const err221 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -7994,9 +9825,13 @@ vErrors.push(err221);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 2147483647 || isNaN(data92)){
-const err222 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data92};
+}
+}
+if(data77.labels !== undefined){
+let data81 = data77.labels;
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+if(Object.keys(data81).length > 1000){
+const err222 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -8005,8 +9840,11 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err223 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data92};
+for(const key10 in data81){
+const _errs255 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err223 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -8016,11 +9854,9 @@ vErrors.push(err223);
 errors++;
 }
 }
-}
-if(data85.ignoreHttp1xx !== undefined){
-let data93 = data85.ignoreHttp1xx;
-if(typeof data93 !== "boolean"){
-const err224 = {instancePath:instancePath+"/healthChecks/" + i14+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema12.properties.healthChecks.items.properties.ignoreHttp1xx,data:data93};
+var valid69 = _errs255 === errors;
+if(!valid69){
+const err224 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema12.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -8030,11 +9866,11 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data85.path !== undefined){
-let data94 = data85.path;
-if(typeof data94 === "string"){
-if(func2(data94) > 32768){
-const err225 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.path,data:data94};
+for(const key11 in data81){
+let data82 = data81[key11];
+if(typeof data82 === "string"){
+if(func2(data82) > 32768){
+const err225 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data82};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -8045,7 +9881,7 @@ errors++;
 }
 }
 else {
-const err226 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.path.type,parentSchema:schema12.properties.healthChecks.items.properties.path,data:data94};
+const err226 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data82};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -8055,10 +9891,9 @@ vErrors.push(err226);
 errors++;
 }
 }
-if(data85.port !== undefined){
-let data95 = data85.port;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
-const err227 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.port.type,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data95};
+}
+else {
+const err227 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -8067,9 +9902,12 @@ vErrors.push(err227);
 }
 errors++;
 }
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 > 65535 || isNaN(data95)){
-const err228 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data95};
+}
+if(data77.name !== undefined){
+let data83 = data77.name;
+if(typeof data83 === "string"){
+if(func2(data83) > 32768){
+const err228 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -8078,8 +9916,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-if(data95 < 0 || isNaN(data95)){
-const err229 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data95};
+if(func2(data83) < 1){
+const err229 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -8088,12 +9926,8 @@ vErrors.push(err229);
 }
 errors++;
 }
-}
-}
-if(data85.portIndex !== undefined){
-let data96 = data85.portIndex;
-if(!(((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96))) && (isFinite(data96)))){
-const err230 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data96};
+if(!pattern1.test(data83)){
+const err230 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -8102,9 +9936,9 @@ vErrors.push(err230);
 }
 errors++;
 }
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 65535 || isNaN(data96)){
-const err231 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data96};
+}
+else {
+const err231 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -8113,8 +9947,11 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data96 < 0 || isNaN(data96)){
-const err232 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data96};
+}
+if(data77.protocol !== undefined){
+let data84 = data77.protocol;
+if(typeof data84 !== "string"){
+const err232 = {instancePath:instancePath+"/container/portMappings/" + i11+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.protocol,data:data84};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -8123,13 +9960,8 @@ vErrors.push(err232);
 }
 errors++;
 }
-}
-}
-if(data85.protocol !== undefined){
-let data97 = data85.protocol;
-if(typeof data97 === "string"){
-if(func2(data97) > 32768){
-const err233 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.protocol,data:data97};
+if(!(((data84 === "tcp") || (data84 === "udp")) || (data84 === "udp,tcp"))){
+const err233 = {instancePath:instancePath+"/container/portMappings/" + i11+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema12.properties.container.properties.portMappings.items.properties.protocol,data:data84};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -8139,8 +9971,11 @@ vErrors.push(err233);
 errors++;
 }
 }
-else {
-const err234 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.protocol.type,parentSchema:schema12.properties.healthChecks.items.properties.protocol,data:data97};
+if(data77.networkNames !== undefined){
+let data85 = data77.networkNames;
+if(Array.isArray(data85)){
+if(data85.length > 1000){
+const err234 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames,data:data85};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -8149,11 +9984,12 @@ vErrors.push(err234);
 }
 errors++;
 }
-}
-if(data85.ipProtocol !== undefined){
-let data98 = data85.ipProtocol;
-if(typeof data98 !== "string"){
-const err235 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema12.properties.healthChecks.items.properties.ipProtocol,data:data98};
+const len12 = data85.length;
+for(let i12=0; i12<len12; i12++){
+let data86 = data85[i12];
+if(typeof data86 === "string"){
+if(func2(data86) > 63){
+const err235 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -8162,8 +9998,8 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(!((data98 === "IPv4") || (data98 === "IPv6"))){
-const err236 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema12.properties.healthChecks.items.properties.ipProtocol,data:data98};
+if(func2(data86) < 1){
+const err236 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -8172,10 +10008,8 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-}
-else {
-const err237 = {instancePath:instancePath+"/healthChecks/" + i14,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.healthChecks.items.type,parentSchema:schema12.properties.healthChecks.items,data:data85};
+if(!pattern1.test(data86)){
+const err237 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -8185,9 +10019,8 @@ vErrors.push(err237);
 errors++;
 }
 }
-}
 else {
-const err238 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.healthChecks.type,parentSchema:schema12.properties.healthChecks,data:data84};
+const err238 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -8197,16 +10030,9 @@ vErrors.push(err238);
 errors++;
 }
 }
-if(data.check !== undefined){
-let data99 = data.check;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.http !== undefined){
-let data100 = data99.http;
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-if(data100.portIndex !== undefined){
-let data101 = data100.portIndex;
-if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
-const err239 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.http.properties.portIndex.type,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data101};
+}
+else {
+const err239 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames,data:data85};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -8215,9 +10041,10 @@ vErrors.push(err239);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 > 65535 || isNaN(data101)){
-const err240 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data101};
+}
+}
+else {
+const err240 = {instancePath:instancePath+"/container/portMappings/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.portMappings.items.type,parentSchema:schema12.properties.container.properties.portMappings.items,data:data77};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -8226,8 +10053,10 @@ vErrors.push(err240);
 }
 errors++;
 }
-if(data101 < 0 || isNaN(data101)){
-const err241 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data101};
+}
+}
+else {
+const err241 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.portMappings.type,parentSchema:schema12.properties.container.properties.portMappings,data:data76};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -8238,10 +10067,8 @@ errors++;
 }
 }
 }
-if(data100.port !== undefined){
-let data102 = data100.port;
-if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
-const err242 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.http.properties.port.type,parentSchema:schema12.properties.check.properties.http.properties.port,data:data102};
+else {
+const err242 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.type,parentSchema:schema12.properties.container,data:data11};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -8250,9 +10077,12 @@ vErrors.push(err242);
 }
 errors++;
 }
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 > 65535 || isNaN(data102)){
-const err243 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.http.properties.port,data:data102};
+}
+if(data.cpus !== undefined){
+let data87 = data.cpus;
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 > 1000000000 || isNaN(data87)){
+const err243 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -8261,8 +10091,8 @@ vErrors.push(err243);
 }
 errors++;
 }
-if(data102 < 0 || isNaN(data102)){
-const err244 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.http.properties.port,data:data102};
+if(data87 < 0.001 || isNaN(data87)){
+const err244 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema12.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -8272,12 +10102,8 @@ vErrors.push(err244);
 errors++;
 }
 }
-}
-if(data100.path !== undefined){
-let data103 = data100.path;
-if(typeof data103 === "string"){
-if(func2(data103) > 1024){
-const err245 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.check.properties.http.properties.path,data:data103};
+else {
+const err245 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.cpus.type,parentSchema:schema12.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -8286,8 +10112,12 @@ vErrors.push(err245);
 }
 errors++;
 }
-if(func2(data103) < 1){
-const err246 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.check.properties.http.properties.path,data:data103};
+}
+if(data.dependencies !== undefined){
+let data88 = data.dependencies;
+if(Array.isArray(data88)){
+if(data88.length > 1000){
+const err246 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.dependencies,data:data88};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -8296,9 +10126,12 @@ vErrors.push(err246);
 }
 errors++;
 }
-}
-else {
-const err247 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.http.properties.path.type,parentSchema:schema12.properties.check.properties.http.properties.path,data:data103};
+const len13 = data88.length;
+for(let i13=0; i13<len13; i13++){
+let data89 = data88[i13];
+if(typeof data89 === "string"){
+if(func2(data89) > 128){
+const err247 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema12.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -8307,11 +10140,8 @@ vErrors.push(err247);
 }
 errors++;
 }
-}
-if(data100.scheme !== undefined){
-let data104 = data100.scheme;
-if(typeof data104 !== "string"){
-const err248 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.http.properties.scheme.type,parentSchema:schema12.properties.check.properties.http.properties.scheme,data:data104};
+if(func2(data89) < 1){
+const err248 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -8320,8 +10150,8 @@ vErrors.push(err248);
 }
 errors++;
 }
-if(!((data104 === "HTTP") || (data104 === "HTTPS"))){
-const err249 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema12.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.check.properties.http.properties.scheme.enum,parentSchema:schema12.properties.check.properties.http.properties.scheme,data:data104};
+if(!pattern0.test(data89)){
+const err249 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema12.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -8331,9 +10161,8 @@ vErrors.push(err249);
 errors++;
 }
 }
-}
 else {
-const err250 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.http.type,parentSchema:schema12.properties.check.properties.http,data:data100};
+const err250 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.dependencies.items.type,parentSchema:schema12.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -8343,13 +10172,9 @@ vErrors.push(err250);
 errors++;
 }
 }
-if(data99.tcp !== undefined){
-let data105 = data99.tcp;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.portIndex !== undefined){
-let data106 = data105.portIndex;
-if(!(((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106))) && (isFinite(data106)))){
-const err251 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data106};
+}
+else {
+const err251 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.dependencies.type,parentSchema:schema12.properties.dependencies,data:data88};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -8358,9 +10183,12 @@ vErrors.push(err251);
 }
 errors++;
 }
-if((typeof data106 == "number") && (isFinite(data106))){
-if(data106 > 65535 || isNaN(data106)){
-const err252 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data106};
+}
+if(data.disk !== undefined){
+let data90 = data.disk;
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 > 1000000000 || isNaN(data90)){
+const err252 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -8369,8 +10197,8 @@ vErrors.push(err252);
 }
 errors++;
 }
-if(data106 < 0 || isNaN(data106)){
-const err253 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data106};
+if(data90 < 0 || isNaN(data90)){
+const err253 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -8380,11 +10208,8 @@ vErrors.push(err253);
 errors++;
 }
 }
-}
-if(data105.port !== undefined){
-let data107 = data105.port;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err254 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.tcp.properties.port.type,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data107};
+else {
+const err254 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.disk.type,parentSchema:schema12.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -8393,9 +10218,12 @@ vErrors.push(err254);
 }
 errors++;
 }
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 > 65535 || isNaN(data107)){
-const err255 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data107};
+}
+if(data.env !== undefined){
+let data91 = data.env;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(Object.keys(data91).length > 1000){
+const err255 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -8404,8 +10232,11 @@ vErrors.push(err255);
 }
 errors++;
 }
-if(data107 < 0 || isNaN(data107)){
-const err256 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data107};
+for(const key12 in data91){
+const _errs277 = errors;
+if(typeof key12 === "string"){
+if(func2(key12) > 1024){
+const err256 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.env.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -8415,10 +10246,9 @@ vErrors.push(err256);
 errors++;
 }
 }
-}
-}
-else {
-const err257 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.tcp.type,parentSchema:schema12.properties.check.properties.tcp,data:data105};
+var valid75 = _errs277 === errors;
+if(!valid75){
+const err257 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema12.properties.env.propertyNames,parentSchema:schema12.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -8428,11 +10258,13 @@ vErrors.push(err257);
 errors++;
 }
 }
-if(data99.exec !== undefined){
-let data108 = data99.exec;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-if(data108.command === undefined){
-const err258 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema12.properties.check.properties.exec.required,parentSchema:schema12.properties.check.properties.exec,data:data108};
+for(const key13 in data91){
+let data92 = data91[key13];
+const _errs280 = errors;
+let valid77 = true;
+const _errs281 = errors;
+if(!(data92 && typeof data92 == "object" && !Array.isArray(data92))){
+const err258 = {};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -8441,10 +10273,22 @@ vErrors.push(err258);
 }
 errors++;
 }
-if(data108.command !== undefined){
-let data109 = data108.command;
-if(!(data109 && typeof data109 == "object" && !Array.isArray(data109))){
-const err259 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.exec.properties.command.type,parentSchema:schema12.properties.check.properties.exec.properties.command,data:data109};
+var _valid19 = _errs281 === errors;
+errors = _errs280;
+if(vErrors !== null){
+if(_errs280){
+vErrors.length = _errs280;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid19){
+const _errs283 = errors;
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+if(data92.secret === undefined){
+const err259 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema12.properties.env.additionalProperties.then.required,parentSchema:schema12.properties.env.additionalProperties.then,data:data92};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -8453,10 +10297,11 @@ vErrors.push(err259);
 }
 errors++;
 }
-}
-}
-else {
-const err260 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.exec.type,parentSchema:schema12.properties.check.properties.exec,data:data108};
+if(data92.secret !== undefined){
+let data93 = data92.secret;
+if(typeof data93 === "string"){
+if(func2(data93) > 32768){
+const err260 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.env.additionalProperties.then.properties.secret,data:data93};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -8466,10 +10311,8 @@ vErrors.push(err260);
 errors++;
 }
 }
-if(data99.intervalSeconds !== undefined){
-let data110 = data99.intervalSeconds;
-if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-const err261 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.intervalSeconds.type,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data110};
+else {
+const err261 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema12.properties.env.additionalProperties.then.properties.secret,data:data93};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -8478,9 +10321,10 @@ vErrors.push(err261);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 > 2147483647 || isNaN(data110)){
-const err262 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data110};
+}
+}
+else {
+const err262 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.env.additionalProperties.then.type,parentSchema:schema12.properties.env.additionalProperties.then,data:data92};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -8489,8 +10333,15 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(data110 < 0 || isNaN(data110)){
-const err263 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data110};
+var _valid19 = _errs283 === errors;
+valid77 = _valid19;
+ifClause0 = "then";
+}
+else {
+const _errs287 = errors;
+if(typeof data92 === "string"){
+if(func2(data92) > 32768){
+const err263 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.env.additionalProperties.else,data:data92};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -8500,11 +10351,8 @@ vErrors.push(err263);
 errors++;
 }
 }
-}
-if(data99.timeoutSeconds !== undefined){
-let data111 = data99.timeoutSeconds;
-if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
-const err264 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.timeoutSeconds.type,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data111};
+else {
+const err264 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.env.additionalProperties.else.type,parentSchema:schema12.properties.env.additionalProperties.else,data:data92};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -8513,9 +10361,12 @@ vErrors.push(err264);
 }
 errors++;
 }
-if((typeof data111 == "number") && (isFinite(data111))){
-if(data111 > 2147483647 || isNaN(data111)){
-const err265 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data111};
+var _valid19 = _errs287 === errors;
+valid77 = _valid19;
+ifClause0 = "else";
+}
+if(!valid77){
+const err265 = {instancePath:instancePath+"/env/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema12.properties.env.additionalProperties.if,parentSchema:schema12.properties.env.additionalProperties,data:data92};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -8524,8 +10375,10 @@ vErrors.push(err265);
 }
 errors++;
 }
-if(data111 < 0 || isNaN(data111)){
-const err266 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data111};
+}
+}
+else {
+const err266 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.env.type,parentSchema:schema12.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -8535,11 +10388,11 @@ vErrors.push(err266);
 errors++;
 }
 }
-}
-if(data99.delaySeconds !== undefined){
-let data112 = data99.delaySeconds;
-if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
-const err267 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.delaySeconds.type,parentSchema:schema12.properties.check.properties.delaySeconds,data:data112};
+if(data.executor !== undefined){
+let data94 = data.executor;
+if(typeof data94 === "string"){
+if(func2(data94) > 32768){
+const err267 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.executor,data:data94};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -8548,9 +10401,9 @@ vErrors.push(err267);
 }
 errors++;
 }
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 > 2147483647 || isNaN(data112)){
-const err268 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.delaySeconds,data:data112};
+}
+else {
+const err268 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.executor.type,parentSchema:schema12.properties.executor,data:data94};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -8559,8 +10412,15 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data112 < 0 || isNaN(data112)){
-const err269 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.delaySeconds,data:data112};
+}
+if(data.executorResources !== undefined){
+let data95 = data.executorResources;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+if(data95.cpus !== undefined){
+let data96 = data95.cpus;
+if((typeof data96 == "number") && (isFinite(data96))){
+if(data96 > 1000000000 || isNaN(data96)){
+const err269 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -8569,11 +10429,8 @@ vErrors.push(err269);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err270 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.type,parentSchema:schema12.properties.check,data:data99};
+if(data96 < 0.1 || isNaN(data96)){
+const err270 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema12.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -8583,10 +10440,8 @@ vErrors.push(err270);
 errors++;
 }
 }
-if(data.instances !== undefined){
-let data113 = data.instances;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err271 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.instances.type,parentSchema:schema12.properties.instances,data:data113};
+else {
+const err271 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.cpus.type,parentSchema:schema12.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -8595,9 +10450,12 @@ vErrors.push(err271);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 100000 || isNaN(data113)){
-const err272 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema12.properties.instances,data:data113};
+}
+if(data95.mem !== undefined){
+let data97 = data95.mem;
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 > 1000000000 || isNaN(data97)){
+const err272 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -8606,8 +10464,8 @@ vErrors.push(err272);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err273 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.instances,data:data113};
+if(data97 < 32 || isNaN(data97)){
+const err273 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema12.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -8617,12 +10475,8 @@ vErrors.push(err273);
 errors++;
 }
 }
-}
-if(data.labels !== undefined){
-let data114 = data.labels;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(Object.keys(data114).length > 1000){
-const err274 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.labels,data:data114};
+else {
+const err274 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.mem.type,parentSchema:schema12.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -8631,11 +10485,12 @@ vErrors.push(err274);
 }
 errors++;
 }
-for(const key6 in data114){
-const _errs243 = errors;
-if(typeof key6 === "string"){
-if(func2(key6) > 1024){
-const err275 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.labels.propertyNames,data:key6,propertyName:key6};
+}
+if(data95.disk !== undefined){
+let data98 = data95.disk;
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 1000000000 || isNaN(data98)){
+const err275 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -8644,10 +10499,8 @@ vErrors.push(err275);
 }
 errors++;
 }
-}
-var valid56 = _errs243 === errors;
-if(!valid56){
-const err276 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema12.properties.labels.propertyNames,parentSchema:schema12.properties.labels,data:data114};
+if(data98 < 10 || isNaN(data98)){
+const err276 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema12.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -8657,11 +10510,8 @@ vErrors.push(err276);
 errors++;
 }
 }
-for(const key7 in data114){
-let data115 = data114[key7];
-if(typeof data115 === "string"){
-if(func2(data115) > 32768){
-const err277 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.labels.additionalProperties,data:data115};
+else {
+const err277 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.disk.type,parentSchema:schema12.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -8671,8 +10521,9 @@ vErrors.push(err277);
 errors++;
 }
 }
+}
 else {
-const err278 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.labels.additionalProperties.type,parentSchema:schema12.properties.labels.additionalProperties,data:data115};
+const err278 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.executorResources.type,parentSchema:schema12.properties.executorResources,data:data95};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -8682,9 +10533,11 @@ vErrors.push(err278);
 errors++;
 }
 }
-}
-else {
-const err279 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.labels.type,parentSchema:schema12.properties.labels,data:data114};
+if(data.fetch !== undefined){
+let data99 = data.fetch;
+if(Array.isArray(data99)){
+if(data99.length > 1000){
+const err279 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.fetch,data:data99};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -8693,11 +10546,12 @@ vErrors.push(err279);
 }
 errors++;
 }
-}
-if(data.maxLaunchDelaySeconds !== undefined){
-let data116 = data.maxLaunchDelaySeconds;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err280 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.maxLaunchDelaySeconds.type,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data116};
+const len14 = data99.length;
+for(let i14=0; i14<len14; i14++){
+let data100 = data99[i14];
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.uri === undefined){
+const err280 = {instancePath:instancePath+"/fetch/" + i14,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema12.properties.fetch.items.required,parentSchema:schema12.properties.fetch.items,data:data100};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -8706,9 +10560,11 @@ vErrors.push(err280);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 2147483647 || isNaN(data116)){
-const err281 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data116};
+if(data100.uri !== undefined){
+let data101 = data100.uri;
+if(typeof data101 === "string"){
+if(func2(data101) > 1024){
+const err281 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -8717,8 +10573,8 @@ vErrors.push(err281);
 }
 errors++;
 }
-if(data116 < 0 || isNaN(data116)){
-const err282 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data116};
+if(func2(data101) < 1){
+const err282 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -8728,12 +10584,8 @@ vErrors.push(err282);
 errors++;
 }
 }
-}
-if(data.mem !== undefined){
-let data117 = data.mem;
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 1000000000 || isNaN(data117)){
-const err283 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.mem,data:data117};
+else {
+const err283 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.fetch.items.properties.uri.type,parentSchema:schema12.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -8742,8 +10594,11 @@ vErrors.push(err283);
 }
 errors++;
 }
-if(data117 < 0 || isNaN(data117)){
-const err284 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.mem,data:data117};
+}
+if(data100.extract !== undefined){
+let data102 = data100.extract;
+if(typeof data102 !== "boolean"){
+const err284 = {instancePath:instancePath+"/fetch/" + i14+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.extract.type,parentSchema:schema12.properties.fetch.items.properties.extract,data:data102};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -8753,8 +10608,10 @@ vErrors.push(err284);
 errors++;
 }
 }
-else {
-const err285 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.mem.type,parentSchema:schema12.properties.mem,data:data117};
+if(data100.executable !== undefined){
+let data103 = data100.executable;
+if(typeof data103 !== "boolean"){
+const err285 = {instancePath:instancePath+"/fetch/" + i14+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.executable.type,parentSchema:schema12.properties.fetch.items.properties.executable,data:data103};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -8764,10 +10621,10 @@ vErrors.push(err285);
 errors++;
 }
 }
-if(data.gpus !== undefined){
-let data118 = data.gpus;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err286 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.gpus.type,parentSchema:schema12.properties.gpus,data:data118};
+if(data100.cache !== undefined){
+let data104 = data100.cache;
+if(typeof data104 !== "boolean"){
+const err286 = {instancePath:instancePath+"/fetch/" + i14+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.cache.type,parentSchema:schema12.properties.fetch.items.properties.cache,data:data104};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -8776,9 +10633,12 @@ vErrors.push(err286);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000000000 || isNaN(data118)){
-const err287 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.gpus,data:data118};
+}
+if(data100.destPath !== undefined){
+let data105 = data100.destPath;
+if(typeof data105 === "string"){
+if(func2(data105) > 1024){
+const err287 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -8787,8 +10647,8 @@ vErrors.push(err287);
 }
 errors++;
 }
-if(data118 < 0 || isNaN(data118)){
-const err288 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.gpus,data:data118};
+if(func2(data105) < 1){
+const err288 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -8798,11 +10658,8 @@ vErrors.push(err288);
 errors++;
 }
 }
-}
-if(data.ipAddress !== undefined){
-let data119 = data.ipAddress;
-if(!(data119 && typeof data119 == "object" && !Array.isArray(data119))){
-const err289 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.ipAddress.type,parentSchema:schema12.properties.ipAddress,data:data119};
+else {
+const err289 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.fetch.items.properties.destPath.type,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -8812,11 +10669,9 @@ vErrors.push(err289);
 errors++;
 }
 }
-if(data.networks !== undefined){
-let data120 = data.networks;
-if(Array.isArray(data120)){
-if(data120.length > 1000){
-const err290 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.networks,data:data120};
+}
+else {
+const err290 = {instancePath:instancePath+"/fetch/" + i14,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.fetch.items.type,parentSchema:schema12.properties.fetch.items,data:data100};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -8825,15 +10680,10 @@ vErrors.push(err290);
 }
 errors++;
 }
-const len15 = data120.length;
-for(let i15=0; i15<len15; i15++){
-let data121 = data120[i15];
-if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
-if(data121.name !== undefined){
-let data122 = data121.name;
-if(typeof data122 === "string"){
-if(func2(data122) > 63){
-const err291 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.networks.items.properties.name,data:data122};
+}
+}
+else {
+const err291 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.fetch.type,parentSchema:schema12.properties.fetch,data:data99};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -8842,8 +10692,12 @@ vErrors.push(err291);
 }
 errors++;
 }
-if(func2(data122) < 1){
-const err292 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.networks.items.properties.name,data:data122};
+}
+if(data.healthChecks !== undefined){
+let data106 = data.healthChecks;
+if(Array.isArray(data106)){
+if(data106.length > 1000){
+const err292 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.healthChecks,data:data106};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -8852,8 +10706,15 @@ vErrors.push(err292);
 }
 errors++;
 }
-if(!pattern6.test(data122)){
-const err293 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema12.properties.networks.items.properties.name,data:data122};
+const len15 = data106.length;
+for(let i15=0; i15<len15; i15++){
+let data107 = data106[i15];
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.command !== undefined){
+let data108 = data107.command;
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+if(data108.value === undefined){
+const err293 = {instancePath:instancePath+"/healthChecks/" + i15+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema12.properties.healthChecks.items.properties.command.required,parentSchema:schema12.properties.healthChecks.items.properties.command,data:data108};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -8862,9 +10723,11 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-else {
-const err294 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.name.type,parentSchema:schema12.properties.networks.items.properties.name,data:data122};
+if(data108.value !== undefined){
+let data109 = data108.value;
+if(typeof data109 === "string"){
+if(func2(data109) > 32768){
+const err294 = {instancePath:instancePath+"/healthChecks/" + i15+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.command.properties.value,data:data109};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -8874,11 +10737,8 @@ vErrors.push(err294);
 errors++;
 }
 }
-if(data121.mode !== undefined){
-let data123 = data121.mode;
-if(typeof data123 === "string"){
-if(func2(data123) > 32768){
-const err295 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.mode,data:data123};
+else {
+const err295 = {instancePath:instancePath+"/healthChecks/" + i15+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema12.properties.healthChecks.items.properties.command.properties.value,data:data109};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -8888,8 +10748,9 @@ vErrors.push(err295);
 errors++;
 }
 }
+}
 else {
-const err296 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.mode.type,parentSchema:schema12.properties.networks.items.properties.mode,data:data123};
+const err296 = {instancePath:instancePath+"/healthChecks/" + i15+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.healthChecks.items.properties.command.type,parentSchema:schema12.properties.healthChecks.items.properties.command,data:data108};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -8899,11 +10760,10 @@ vErrors.push(err296);
 errors++;
 }
 }
-if(data121.labels !== undefined){
-let data124 = data121.labels;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-if(Object.keys(data124).length > 1000){
-const err297 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.networks.items.properties.labels,data:data124};
+if(data107.gracePeriodSeconds !== undefined){
+let data110 = data107.gracePeriodSeconds;
+if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
+const err297 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -8912,11 +10772,9 @@ vErrors.push(err297);
 }
 errors++;
 }
-for(const key8 in data124){
-const _errs265 = errors;
-if(typeof key8 === "string"){
-if(func2(key8) > 1024){
-const err298 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.networks.items.properties.labels.propertyNames,data:key8,propertyName:key8};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 > 2147483647 || isNaN(data110)){
+const err298 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -8925,10 +10783,8 @@ vErrors.push(err298);
 }
 errors++;
 }
-}
-var valid61 = _errs265 === errors;
-if(!valid61){
-const err299 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema12.properties.networks.items.properties.labels.propertyNames,parentSchema:schema12.properties.networks.items.properties.labels,data:data124};
+if(data110 < 0 || isNaN(data110)){
+const err299 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -8938,11 +10794,11 @@ vErrors.push(err299);
 errors++;
 }
 }
-for(const key9 in data124){
-let data125 = data124[key9];
-if(typeof data125 === "string"){
-if(func2(data125) > 32768){
-const err300 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data125};
+}
+if(data107.intervalSeconds !== undefined){
+let data111 = data107.intervalSeconds;
+if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
+const err300 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -8951,9 +10807,9 @@ vErrors.push(err300);
 }
 errors++;
 }
-}
-else {
-const err301 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data125};
+if((typeof data111 == "number") && (isFinite(data111))){
+if(data111 > 2147483647 || isNaN(data111)){
+const err301 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -8962,10 +10818,8 @@ vErrors.push(err301);
 }
 errors++;
 }
-}
-}
-else {
-const err302 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.properties.labels.type,parentSchema:schema12.properties.networks.items.properties.labels,data:data124};
+if(data111 < 0 || isNaN(data111)){
+const err302 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -8976,8 +10830,10 @@ errors++;
 }
 }
 }
-else {
-const err303 = {instancePath:instancePath+"/networks/" + i15,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.type,parentSchema:schema12.properties.networks.items,data:data121};
+if(data107.maxConsecutiveFailures !== undefined){
+let data112 = data107.maxConsecutiveFailures;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
+const err303 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -8986,10 +10842,9 @@ vErrors.push(err303);
 }
 errors++;
 }
-}
-}
-else {
-const err304 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.networks.type,parentSchema:schema12.properties.networks,data:data120};
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 > 2147483647 || isNaN(data112)){
+const err304 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -8998,12 +10853,8 @@ vErrors.push(err304);
 }
 errors++;
 }
-}
-if(data.ports !== undefined){
-let data126 = data.ports;
-if(Array.isArray(data126)){
-if(data126.length > 1000){
-const err305 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.ports,data:data126};
+if(data112 < 0 || isNaN(data112)){
+const err305 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -9012,11 +10863,12 @@ vErrors.push(err305);
 }
 errors++;
 }
-const len16 = data126.length;
-for(let i16=0; i16<len16; i16++){
-let data127 = data126[i16];
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
-const err306 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.ports.items.type,parentSchema:schema12.properties.ports.items,data:data127};
+}
+}
+if(data107.timeoutSeconds !== undefined){
+let data113 = data107.timeoutSeconds;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+const err306 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -9025,9 +10877,9 @@ vErrors.push(err306);
 }
 errors++;
 }
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 > 65535 || isNaN(data127)){
-const err307 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.ports.items,data:data127};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 2147483647 || isNaN(data113)){
+const err307 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -9036,8 +10888,8 @@ vErrors.push(err307);
 }
 errors++;
 }
-if(data127 < 0 || isNaN(data127)){
-const err308 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.ports.items,data:data127};
+if(data113 < 0 || isNaN(data113)){
+const err308 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -9048,9 +10900,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err309 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.ports.type,parentSchema:schema12.properties.ports,data:data126};
+if(data107.delaySeconds !== undefined){
+let data114 = data107.delaySeconds;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err309 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -9059,12 +10912,9 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-if(data.portDefinitions !== undefined){
-let data128 = data.portDefinitions;
-if(Array.isArray(data128)){
-if(data128.length > 1000){
-const err310 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.portDefinitions,data:data128};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 2147483647 || isNaN(data114)){
+const err310 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -9073,14 +10923,8 @@ vErrors.push(err310);
 }
 errors++;
 }
-const len17 = data128.length;
-for(let i17=0; i17<len17; i17++){
-let data129 = data128[i17];
-if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
-if(data129.port !== undefined){
-let data130 = data129.port;
-if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
-const err311 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.portDefinitions.items.properties.port.type,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data130};
+if(data114 < 0 || isNaN(data114)){
+const err311 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -9089,9 +10933,12 @@ vErrors.push(err311);
 }
 errors++;
 }
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 > 65535 || isNaN(data130)){
-const err312 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data130};
+}
+}
+if(data107.ignoreHttp1xx !== undefined){
+let data115 = data107.ignoreHttp1xx;
+if(typeof data115 !== "boolean"){
+const err312 = {instancePath:instancePath+"/healthChecks/" + i15+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema12.properties.healthChecks.items.properties.ignoreHttp1xx,data:data115};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -9100,8 +10947,12 @@ vErrors.push(err312);
 }
 errors++;
 }
-if(data130 < 0 || isNaN(data130)){
-const err313 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data130};
+}
+if(data107.path !== undefined){
+let data116 = data107.path;
+if(typeof data116 === "string"){
+if(func2(data116) > 32768){
+const err313 = {instancePath:instancePath+"/healthChecks/" + i15+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.path,data:data116};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -9111,12 +10962,8 @@ vErrors.push(err313);
 errors++;
 }
 }
-}
-if(data129.labels !== undefined){
-let data131 = data129.labels;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-if(Object.keys(data131).length > 1000){
-const err314 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data131};
+else {
+const err314 = {instancePath:instancePath+"/healthChecks/" + i15+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.path.type,parentSchema:schema12.properties.healthChecks.items.properties.path,data:data116};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -9125,11 +10972,11 @@ vErrors.push(err314);
 }
 errors++;
 }
-for(const key10 in data131){
-const _errs281 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err315 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.portDefinitions.items.properties.labels.propertyNames,data:key10,propertyName:key10};
+}
+if(data107.port !== undefined){
+let data117 = data107.port;
+if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
+const err315 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.port.type,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -9138,10 +10985,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-}
-var valid68 = _errs281 === errors;
-if(!valid68){
-const err316 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema12.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data131};
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 > 65535 || isNaN(data117)){
+const err316 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -9150,12 +10996,8 @@ vErrors.push(err316);
 }
 errors++;
 }
-}
-for(const key11 in data131){
-let data132 = data131[key11];
-if(typeof data132 === "string"){
-if(func2(data132) > 32768){
-const err317 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+if(data117 < 0 || isNaN(data117)){
+const err317 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -9165,8 +11007,11 @@ vErrors.push(err317);
 errors++;
 }
 }
-else {
-const err318 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+}
+if(data107.portIndex !== undefined){
+let data118 = data107.portIndex;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+const err318 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -9175,10 +11020,9 @@ vErrors.push(err318);
 }
 errors++;
 }
-}
-}
-else {
-const err319 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.portDefinitions.items.properties.labels.type,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data131};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 65535 || isNaN(data118)){
+const err319 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -9187,12 +11031,8 @@ vErrors.push(err319);
 }
 errors++;
 }
-}
-if(data129.name !== undefined){
-let data133 = data129.name;
-if(typeof data133 === "string"){
-if(func2(data133) > 32768){
-const err320 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data133};
+if(data118 < 0 || isNaN(data118)){
+const err320 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -9201,8 +11041,13 @@ vErrors.push(err320);
 }
 errors++;
 }
-if(func2(data133) < 1){
-const err321 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data133};
+}
+}
+if(data107.protocol !== undefined){
+let data119 = data107.protocol;
+if(typeof data119 === "string"){
+if(func2(data119) > 32768){
+const err321 = {instancePath:instancePath+"/healthChecks/" + i15+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.protocol,data:data119};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -9211,8 +11056,9 @@ vErrors.push(err321);
 }
 errors++;
 }
-if(!pattern1.test(data133)){
-const err322 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data133};
+}
+else {
+const err322 = {instancePath:instancePath+"/healthChecks/" + i15+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.protocol.type,parentSchema:schema12.properties.healthChecks.items.properties.protocol,data:data119};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -9222,8 +11068,10 @@ vErrors.push(err322);
 errors++;
 }
 }
-else {
-const err323 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.name.type,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data133};
+if(data107.ipProtocol !== undefined){
+let data120 = data107.ipProtocol;
+if(typeof data120 !== "string"){
+const err323 = {instancePath:instancePath+"/healthChecks/" + i15+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema12.properties.healthChecks.items.properties.ipProtocol,data:data120};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -9232,11 +11080,8 @@ vErrors.push(err323);
 }
 errors++;
 }
-}
-if(data129.protocol !== undefined){
-let data134 = data129.protocol;
-if(typeof data134 !== "string"){
-const err324 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema12.properties.portDefinitions.items.properties.protocol,data:data134};
+if(!((data120 === "IPv4") || (data120 === "IPv6"))){
+const err324 = {instancePath:instancePath+"/healthChecks/" + i15+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema12.properties.healthChecks.items.properties.ipProtocol,data:data120};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -9245,8 +11090,10 @@ vErrors.push(err324);
 }
 errors++;
 }
-if(!(((data134 === "tcp") || (data134 === "udp")) || (data134 === "udp,tcp"))){
-const err325 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema12.properties.portDefinitions.items.properties.protocol,data:data134};
+}
+}
+else {
+const err325 = {instancePath:instancePath+"/healthChecks/" + i15,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.healthChecks.items.type,parentSchema:schema12.properties.healthChecks.items,data:data107};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -9258,7 +11105,7 @@ errors++;
 }
 }
 else {
-const err326 = {instancePath:instancePath+"/portDefinitions/" + i17,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.portDefinitions.items.type,parentSchema:schema12.properties.portDefinitions.items,data:data129};
+const err326 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.healthChecks.type,parentSchema:schema12.properties.healthChecks,data:data106};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -9268,9 +11115,16 @@ vErrors.push(err326);
 errors++;
 }
 }
-}
-else {
-const err327 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.portDefinitions.type,parentSchema:schema12.properties.portDefinitions,data:data128};
+if(data.check !== undefined){
+let data121 = data.check;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+if(data121.http !== undefined){
+let data122 = data121.http;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+if(data122.portIndex !== undefined){
+let data123 = data122.portIndex;
+if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
+const err327 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.http.properties.portIndex.type,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -9279,12 +11133,9 @@ vErrors.push(err327);
 }
 errors++;
 }
-}
-if(data.readinessChecks !== undefined){
-let data135 = data.readinessChecks;
-if(Array.isArray(data135)){
-if(data135.length > 1000){
-const err328 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.readinessChecks,data:data135};
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 > 65535 || isNaN(data123)){
+const err328 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -9293,15 +11144,8 @@ vErrors.push(err328);
 }
 errors++;
 }
-const len18 = data135.length;
-for(let i18=0; i18<len18; i18++){
-let data136 = data135[i18];
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.name !== undefined){
-let data137 = data136.name;
-if(typeof data137 === "string"){
-if(func2(data137) > 32768){
-const err329 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data137};
+if(data123 < 0 || isNaN(data123)){
+const err329 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -9310,8 +11154,12 @@ vErrors.push(err329);
 }
 errors++;
 }
-if(func2(data137) < 1){
-const err330 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data137};
+}
+}
+if(data122.port !== undefined){
+let data124 = data122.port;
+if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
+const err330 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.http.properties.port.type,parentSchema:schema12.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -9320,9 +11168,9 @@ vErrors.push(err330);
 }
 errors++;
 }
-}
-else {
-const err331 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.name.type,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data137};
+if((typeof data124 == "number") && (isFinite(data124))){
+if(data124 > 65535 || isNaN(data124)){
+const err331 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -9331,11 +11179,8 @@ vErrors.push(err331);
 }
 errors++;
 }
-}
-if(data136.protocol !== undefined){
-let data138 = data136.protocol;
-if(typeof data138 !== "string"){
-const err332 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema12.properties.readinessChecks.items.properties.protocol,data:data138};
+if(data124 < 0 || isNaN(data124)){
+const err332 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -9344,8 +11189,13 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(!((data138 === "HTTP") || (data138 === "HTTPS"))){
-const err333 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema12.properties.readinessChecks.items.properties.protocol,data:data138};
+}
+}
+if(data122.path !== undefined){
+let data125 = data122.path;
+if(typeof data125 === "string"){
+if(func2(data125) > 1024){
+const err333 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -9354,12 +11204,8 @@ vErrors.push(err333);
 }
 errors++;
 }
-}
-if(data136.path !== undefined){
-let data139 = data136.path;
-if(typeof data139 === "string"){
-if(func2(data139) > 1024){
-const err334 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data139};
+if(func2(data125) < 1){
+const err334 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -9368,8 +11214,9 @@ vErrors.push(err334);
 }
 errors++;
 }
-if(func2(data139) < 1){
-const err335 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data139};
+}
+else {
+const err335 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.http.properties.path.type,parentSchema:schema12.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -9379,8 +11226,10 @@ vErrors.push(err335);
 errors++;
 }
 }
-else {
-const err336 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.path.type,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data139};
+if(data122.scheme !== undefined){
+let data126 = data122.scheme;
+if(typeof data126 !== "string"){
+const err336 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.http.properties.scheme.type,parentSchema:schema12.properties.check.properties.http.properties.scheme,data:data126};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -9389,12 +11238,8 @@ vErrors.push(err336);
 }
 errors++;
 }
-}
-if(data136.portName !== undefined){
-let data140 = data136.portName;
-if(typeof data140 === "string"){
-if(func2(data140) > 32768){
-const err337 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data140};
+if(!((data126 === "HTTP") || (data126 === "HTTPS"))){
+const err337 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema12.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.check.properties.http.properties.scheme.enum,parentSchema:schema12.properties.check.properties.http.properties.scheme,data:data126};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -9403,8 +11248,10 @@ vErrors.push(err337);
 }
 errors++;
 }
-if(func2(data140) < 1){
-const err338 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data140};
+}
+}
+else {
+const err338 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.http.type,parentSchema:schema12.properties.check.properties.http,data:data122};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -9413,8 +11260,14 @@ vErrors.push(err338);
 }
 errors++;
 }
-if(!pattern1.test(data140)){
-const err339 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data140};
+}
+if(data121.tcp !== undefined){
+let data127 = data121.tcp;
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+if(data127.portIndex !== undefined){
+let data128 = data127.portIndex;
+if(!(((typeof data128 == "number") && (!(data128 % 1) && !isNaN(data128))) && (isFinite(data128)))){
+const err339 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -9423,9 +11276,9 @@ vErrors.push(err339);
 }
 errors++;
 }
-}
-else {
-const err340 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.portName.type,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data140};
+if((typeof data128 == "number") && (isFinite(data128))){
+if(data128 > 65535 || isNaN(data128)){
+const err340 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -9434,11 +11287,8 @@ vErrors.push(err340);
 }
 errors++;
 }
-}
-if(data136.intervalSeconds !== undefined){
-let data141 = data136.intervalSeconds;
-if(!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))){
-const err341 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if(data128 < 0 || isNaN(data128)){
+const err341 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -9447,9 +11297,12 @@ vErrors.push(err341);
 }
 errors++;
 }
-if((typeof data141 == "number") && (isFinite(data141))){
-if(data141 > 2147483647 || isNaN(data141)){
-const err342 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+}
+}
+if(data127.port !== undefined){
+let data129 = data127.port;
+if(!(((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129))) && (isFinite(data129)))){
+const err342 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.tcp.properties.port.type,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -9458,8 +11311,9 @@ vErrors.push(err342);
 }
 errors++;
 }
-if(data141 < 0 || isNaN(data141)){
-const err343 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if((typeof data129 == "number") && (isFinite(data129))){
+if(data129 > 65535 || isNaN(data129)){
+const err343 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -9468,12 +11322,8 @@ vErrors.push(err343);
 }
 errors++;
 }
-}
-}
-if(data136.timeoutSeconds !== undefined){
-let data142 = data136.timeoutSeconds;
-if(!(((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142))) && (isFinite(data142)))){
-const err344 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+if(data129 < 0 || isNaN(data129)){
+const err344 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -9482,9 +11332,11 @@ vErrors.push(err344);
 }
 errors++;
 }
-if((typeof data142 == "number") && (isFinite(data142))){
-if(data142 > 2147483647 || isNaN(data142)){
-const err345 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+}
+}
+}
+else {
+const err345 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.tcp.type,parentSchema:schema12.properties.check.properties.tcp,data:data127};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -9493,8 +11345,12 @@ vErrors.push(err345);
 }
 errors++;
 }
-if(data142 < 1 || isNaN(data142)){
-const err346 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+}
+if(data121.exec !== undefined){
+let data130 = data121.exec;
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+if(data130.command === undefined){
+const err346 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema12.properties.check.properties.exec.required,parentSchema:schema12.properties.check.properties.exec,data:data130};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -9503,13 +11359,16 @@ vErrors.push(err346);
 }
 errors++;
 }
-}
-}
-if(data136.httpStatusCodesForReady !== undefined){
-let data143 = data136.httpStatusCodesForReady;
-if(Array.isArray(data143)){
-if(data143.length > 1000){
-const err347 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+if(data130.command !== undefined){
+let data131 = data130.command;
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+if(data131.shell !== undefined){
+let data132 = data131.shell;
+const _errs367 = errors;
+let valid92 = true;
+const _errs368 = errors;
+if(typeof data132 !== "string"){
+const err347 = {};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -9518,8 +11377,21 @@ vErrors.push(err347);
 }
 errors++;
 }
-if(data143.length < 1){
-const err348 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+var _valid20 = _errs368 === errors;
+errors = _errs367;
+if(vErrors !== null){
+if(_errs367){
+vErrors.length = _errs367;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid20){
+const _errs370 = errors;
+if(typeof data132 === "string"){
+if(func2(data132) > 32768){
+const err348 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.shell.then,data:data132};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -9528,11 +11400,9 @@ vErrors.push(err348);
 }
 errors++;
 }
-const len19 = data143.length;
-for(let i19=0; i19<len19; i19++){
-let data144 = data143[i19];
-if(!(((typeof data144 == "number") && (!(data144 % 1) && !isNaN(data144))) && (isFinite(data144)))){
-const err349 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+}
+else {
+const err349 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.exec.properties.command.properties.shell.then.type,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.shell.then,data:data132};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -9541,9 +11411,11 @@ vErrors.push(err349);
 }
 errors++;
 }
-if((typeof data144 == "number") && (isFinite(data144))){
-if(data144 > 999 || isNaN(data144)){
-const err350 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+var _valid20 = _errs370 === errors;
+valid92 = _valid20;
+}
+if(!valid92){
+const err350 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.check.properties.exec.properties.command.properties.shell.if,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.shell,data:data132};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -9552,8 +11424,14 @@ vErrors.push(err350);
 }
 errors++;
 }
-if(data144 < 100 || isNaN(data144)){
-const err351 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+}
+if(data131.argv !== undefined){
+let data133 = data131.argv;
+const _errs373 = errors;
+let valid93 = true;
+const _errs374 = errors;
+if(!(Array.isArray(data133))){
+const err351 = {};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -9562,11 +11440,21 @@ vErrors.push(err351);
 }
 errors++;
 }
-}
-}
+var _valid21 = _errs374 === errors;
+errors = _errs373;
+if(vErrors !== null){
+if(_errs373){
+vErrors.length = _errs373;
 }
 else {
-const err352 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+vErrors = null;
+}
+}
+if(_valid21){
+const _errs376 = errors;
+if(Array.isArray(data133)){
+if(data133.length > 1000){
+const err352 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.argv.then,data:data133};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -9575,11 +11463,14 @@ vErrors.push(err352);
 }
 errors++;
 }
-}
-if(data136.preserveLastResponse !== undefined){
-let data145 = data136.preserveLastResponse;
-if(typeof data145 !== "boolean"){
-const err353 = {instancePath:instancePath+"/readinessChecks/" + i18+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema12.properties.readinessChecks.items.properties.preserveLastResponse,data:data145};
+const len16 = data133.length;
+for(let i16=0; i16<len16; i16++){
+let data134 = data133[i16];
+const _errs379 = errors;
+let valid96 = true;
+const _errs380 = errors;
+if(typeof data134 !== "string"){
+const err353 = {};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -9588,10 +11479,21 @@ vErrors.push(err353);
 }
 errors++;
 }
-}
+var _valid22 = _errs380 === errors;
+errors = _errs379;
+if(vErrors !== null){
+if(_errs379){
+vErrors.length = _errs379;
 }
 else {
-const err354 = {instancePath:instancePath+"/readinessChecks/" + i18,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.readinessChecks.items.type,parentSchema:schema12.properties.readinessChecks.items,data:data136};
+vErrors = null;
+}
+}
+if(_valid22){
+const _errs382 = errors;
+if(typeof data134 === "string"){
+if(func2(data134) > 32768){
+const err354 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data134};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -9601,9 +11503,8 @@ vErrors.push(err354);
 errors++;
 }
 }
-}
 else {
-const err355 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.readinessChecks.type,parentSchema:schema12.properties.readinessChecks,data:data135};
+const err355 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.exec.properties.command.properties.argv.then.items.then.type,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data134};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -9612,14 +11513,11 @@ vErrors.push(err355);
 }
 errors++;
 }
+var _valid22 = _errs382 === errors;
+valid96 = _valid22;
 }
-if(data.residency !== undefined){
-let data146 = data.residency;
-if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
-if(data146.relaunchEscalationTimeoutSeconds !== undefined){
-let data147 = data146.relaunchEscalationTimeoutSeconds;
-if(!(((typeof data147 == "number") && (!(data147 % 1) && !isNaN(data147))) && (isFinite(data147)))){
-const err356 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+if(!valid96){
+const err356 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.check.properties.exec.properties.command.properties.argv.then.items.if,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.argv.then.items,data:data134};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -9628,9 +11526,10 @@ vErrors.push(err356);
 }
 errors++;
 }
-if((typeof data147 == "number") && (isFinite(data147))){
-if(data147 > 2147483647 || isNaN(data147)){
-const err357 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+}
+else {
+const err357 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.check.properties.exec.properties.command.properties.argv.then.type,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.argv.then,data:data133};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -9639,8 +11538,11 @@ vErrors.push(err357);
 }
 errors++;
 }
-if(data147 < 0 || isNaN(data147)){
-const err358 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+var _valid21 = _errs376 === errors;
+valid93 = _valid21;
+}
+if(!valid93){
+const err358 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.check.properties.exec.properties.command.properties.argv.if,parentSchema:schema12.properties.check.properties.exec.properties.command.properties.argv,data:data133};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -9651,10 +11553,8 @@ errors++;
 }
 }
 }
-if(data146.taskLostBehavior !== undefined){
-let data148 = data146.taskLostBehavior;
-if(typeof data148 !== "string"){
-const err359 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.residency.properties.taskLostBehavior.type,parentSchema:schema12.properties.residency.properties.taskLostBehavior,data:data148};
+else {
+const err359 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.exec.properties.command.type,parentSchema:schema12.properties.check.properties.exec.properties.command,data:data131};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -9663,8 +11563,10 @@ vErrors.push(err359);
 }
 errors++;
 }
-if(!((data148 === "WAIT_FOREVER") || (data148 === "RELAUNCH_AFTER_TIMEOUT"))){
-const err360 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema12.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema12.properties.residency.properties.taskLostBehavior,data:data148};
+}
+}
+else {
+const err360 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.exec.type,parentSchema:schema12.properties.check.properties.exec,data:data130};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -9674,9 +11576,10 @@ vErrors.push(err360);
 errors++;
 }
 }
-}
-else {
-const err361 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.residency.type,parentSchema:schema12.properties.residency,data:data146};
+if(data121.intervalSeconds !== undefined){
+let data135 = data121.intervalSeconds;
+if(!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))){
+const err361 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.intervalSeconds.type,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -9685,17 +11588,9 @@ vErrors.push(err361);
 }
 errors++;
 }
-}
-if(data.resourceLimits !== undefined){
-let data149 = data.resourceLimits;
-if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
-if(data149.cpus !== undefined){
-let data150 = data149.cpus;
-const _errs320 = errors;
-let valid77 = true;
-const _errs321 = errors;
-if(typeof data150 !== "string"){
-const err362 = {};
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 > 2147483647 || isNaN(data135)){
+const err362 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -9704,21 +11599,8 @@ vErrors.push(err362);
 }
 errors++;
 }
-var _valid1 = _errs321 === errors;
-errors = _errs320;
-if(vErrors !== null){
-if(_errs320){
-vErrors.length = _errs320;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause1;
-if(_valid1){
-const _errs323 = errors;
-if(!(data150 === "unlimited")){
-const err363 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema12.properties.resourceLimits.properties.cpus.then,data:data150};
+if(data135 < 0 || isNaN(data135)){
+const err363 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -9727,15 +11609,12 @@ vErrors.push(err363);
 }
 errors++;
 }
-var _valid1 = _errs323 === errors;
-valid77 = _valid1;
-ifClause1 = "then";
 }
-else {
-const _errs324 = errors;
-if((typeof data150 == "number") && (isFinite(data150))){
-if(data150 > 1000000000 || isNaN(data150)){
-const err364 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data150};
+}
+if(data121.timeoutSeconds !== undefined){
+let data136 = data121.timeoutSeconds;
+if(!(((typeof data136 == "number") && (!(data136 % 1) && !isNaN(data136))) && (isFinite(data136)))){
+const err364 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.timeoutSeconds.type,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -9744,8 +11623,9 @@ vErrors.push(err364);
 }
 errors++;
 }
-if(data150 < 0 || isNaN(data150)){
-const err365 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data150};
+if((typeof data136 == "number") && (isFinite(data136))){
+if(data136 > 2147483647 || isNaN(data136)){
+const err365 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -9754,9 +11634,8 @@ vErrors.push(err365);
 }
 errors++;
 }
-}
-else {
-const err366 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data150};
+if(data136 < 0 || isNaN(data136)){
+const err366 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -9765,12 +11644,12 @@ vErrors.push(err366);
 }
 errors++;
 }
-var _valid1 = _errs324 === errors;
-valid77 = _valid1;
-ifClause1 = "else";
 }
-if(!valid77){
-const err367 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema12.properties.resourceLimits.properties.cpus.if,parentSchema:schema12.properties.resourceLimits.properties.cpus,data:data150};
+}
+if(data121.delaySeconds !== undefined){
+let data137 = data121.delaySeconds;
+if(!(((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137))) && (isFinite(data137)))){
+const err367 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.delaySeconds.type,parentSchema:schema12.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -9779,14 +11658,9 @@ vErrors.push(err367);
 }
 errors++;
 }
-}
-if(data149.mem !== undefined){
-let data151 = data149.mem;
-const _errs327 = errors;
-let valid78 = true;
-const _errs328 = errors;
-if(typeof data151 !== "string"){
-const err368 = {};
+if((typeof data137 == "number") && (isFinite(data137))){
+if(data137 > 2147483647 || isNaN(data137)){
+const err368 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -9795,21 +11669,8 @@ vErrors.push(err368);
 }
 errors++;
 }
-var _valid2 = _errs328 === errors;
-errors = _errs327;
-if(vErrors !== null){
-if(_errs327){
-vErrors.length = _errs327;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause2;
-if(_valid2){
-const _errs330 = errors;
-if(!(data151 === "unlimited")){
-const err369 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema12.properties.resourceLimits.properties.mem.then,data:data151};
+if(data137 < 0 || isNaN(data137)){
+const err369 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -9818,15 +11679,11 @@ vErrors.push(err369);
 }
 errors++;
 }
-var _valid2 = _errs330 === errors;
-valid78 = _valid2;
-ifClause2 = "then";
+}
+}
 }
 else {
-const _errs331 = errors;
-if((typeof data151 == "number") && (isFinite(data151))){
-if(data151 > 1000000000 || isNaN(data151)){
-const err370 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data151};
+const err370 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.type,parentSchema:schema12.properties.check,data:data121};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -9835,8 +11692,11 @@ vErrors.push(err370);
 }
 errors++;
 }
-if(data151 < 0 || isNaN(data151)){
-const err371 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data151};
+}
+if(data.instances !== undefined){
+let data138 = data.instances;
+if(!(((typeof data138 == "number") && (!(data138 % 1) && !isNaN(data138))) && (isFinite(data138)))){
+const err371 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.instances.type,parentSchema:schema12.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -9845,9 +11705,9 @@ vErrors.push(err371);
 }
 errors++;
 }
-}
-else {
-const err372 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.resourceLimits.properties.mem.else.type,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data151};
+if((typeof data138 == "number") && (isFinite(data138))){
+if(data138 > 100000 || isNaN(data138)){
+const err372 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema12.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -9856,12 +11716,8 @@ vErrors.push(err372);
 }
 errors++;
 }
-var _valid2 = _errs331 === errors;
-valid78 = _valid2;
-ifClause2 = "else";
-}
-if(!valid78){
-const err373 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema12.properties.resourceLimits.properties.mem.if,parentSchema:schema12.properties.resourceLimits.properties.mem,data:data151};
+if(data138 < 0 || isNaN(data138)){
+const err373 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -9872,8 +11728,11 @@ errors++;
 }
 }
 }
-else {
-const err374 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.resourceLimits.type,parentSchema:schema12.properties.resourceLimits,data:data149};
+if(data.labels !== undefined){
+let data139 = data.labels;
+if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
+if(Object.keys(data139).length > 1000){
+const err374 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -9882,11 +11741,11 @@ vErrors.push(err374);
 }
 errors++;
 }
-}
-if(data.requirePorts !== undefined){
-let data152 = data.requirePorts;
-if(typeof data152 !== "boolean"){
-const err375 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.requirePorts.type,parentSchema:schema12.properties.requirePorts,data:data152};
+for(const key14 in data139){
+const _errs394 = errors;
+if(typeof key14 === "string"){
+if(func2(key14) > 1024){
+const err375 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.labels.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -9896,11 +11755,9 @@ vErrors.push(err375);
 errors++;
 }
 }
-if(data.secrets !== undefined){
-let data153 = data.secrets;
-if(data153 && typeof data153 == "object" && !Array.isArray(data153)){
-if(Object.keys(data153).length > 1000){
-const err376 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.secrets,data:data153};
+var valid97 = _errs394 === errors;
+if(!valid97){
+const err376 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema12.properties.labels.propertyNames,parentSchema:schema12.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -9909,11 +11766,12 @@ vErrors.push(err376);
 }
 errors++;
 }
-for(const key12 in data153){
-const _errs337 = errors;
-if(typeof key12 === "string"){
-if(func2(key12) > 1024){
-const err377 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.secrets.propertyNames,data:key12,propertyName:key12};
+}
+for(const key15 in data139){
+let data140 = data139[key15];
+if(typeof data140 === "string"){
+if(func2(data140) > 32768){
+const err377 = {instancePath:instancePath+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.labels.additionalProperties,data:data140};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -9923,9 +11781,8 @@ vErrors.push(err377);
 errors++;
 }
 }
-var valid79 = _errs337 === errors;
-if(!valid79){
-const err378 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema12.properties.secrets.propertyNames,parentSchema:schema12.properties.secrets,data:data153};
+else {
+const err378 = {instancePath:instancePath+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.labels.additionalProperties.type,parentSchema:schema12.properties.labels.additionalProperties,data:data140};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -9935,11 +11792,9 @@ vErrors.push(err378);
 errors++;
 }
 }
-for(const key13 in data153){
-let data154 = data153[key13];
-if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
-if(data154.source === undefined){
-const err379 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema12.properties.secrets.additionalProperties.required,parentSchema:schema12.properties.secrets.additionalProperties,data:data154};
+}
+else {
+const err379 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.labels.type,parentSchema:schema12.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -9948,11 +11803,11 @@ vErrors.push(err379);
 }
 errors++;
 }
-if(data154.source !== undefined){
-let data155 = data154.source;
-if(typeof data155 === "string"){
-if(func2(data155) > 32768){
-const err380 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data155};
+}
+if(data.maxLaunchDelaySeconds !== undefined){
+let data141 = data.maxLaunchDelaySeconds;
+if(!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))){
+const err380 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.maxLaunchDelaySeconds.type,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -9961,8 +11816,9 @@ vErrors.push(err380);
 }
 errors++;
 }
-if(func2(data155) < 1){
-const err381 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data155};
+if((typeof data141 == "number") && (isFinite(data141))){
+if(data141 > 2147483647 || isNaN(data141)){
+const err381 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -9971,9 +11827,8 @@ vErrors.push(err381);
 }
 errors++;
 }
-}
-else {
-const err382 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data155};
+if(data141 < 0 || isNaN(data141)){
+const err382 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -9984,8 +11839,11 @@ errors++;
 }
 }
 }
-else {
-const err383 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.additionalProperties.type,parentSchema:schema12.properties.secrets.additionalProperties,data:data154};
+if(data.mem !== undefined){
+let data142 = data.mem;
+if((typeof data142 == "number") && (isFinite(data142))){
+if(data142 > 1000000000 || isNaN(data142)){
+const err383 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -9994,10 +11852,8 @@ vErrors.push(err383);
 }
 errors++;
 }
-}
-}
-else {
-const err384 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.type,parentSchema:schema12.properties.secrets,data:data153};
+if(data142 < 0 || isNaN(data142)){
+const err384 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -10007,10 +11863,8 @@ vErrors.push(err384);
 errors++;
 }
 }
-if(data.taskKillGracePeriodSeconds !== undefined){
-let data156 = data.taskKillGracePeriodSeconds;
-if(!(((typeof data156 == "number") && (!(data156 % 1) && !isNaN(data156))) && (isFinite(data156)))){
-const err385 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.taskKillGracePeriodSeconds.type,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data156};
+else {
+const err385 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.mem.type,parentSchema:schema12.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -10019,9 +11873,11 @@ vErrors.push(err385);
 }
 errors++;
 }
-if((typeof data156 == "number") && (isFinite(data156))){
-if(data156 > 2147483647 || isNaN(data156)){
-const err386 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data156};
+}
+if(data.gpus !== undefined){
+let data143 = data.gpus;
+if(!(((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143))) && (isFinite(data143)))){
+const err386 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.gpus.type,parentSchema:schema12.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -10030,8 +11886,9 @@ vErrors.push(err386);
 }
 errors++;
 }
-if(data156 < 0 || isNaN(data156)){
-const err387 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data156};
+if((typeof data143 == "number") && (isFinite(data143))){
+if(data143 > 1000000000 || isNaN(data143)){
+const err387 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -10040,16 +11897,8 @@ vErrors.push(err387);
 }
 errors++;
 }
-}
-}
-if(data.upgradeStrategy !== undefined){
-let data157 = data.upgradeStrategy;
-if(data157 && typeof data157 == "object" && !Array.isArray(data157)){
-if(data157.minimumHealthCapacity !== undefined){
-let data158 = data157.minimumHealthCapacity;
-if((typeof data158 == "number") && (isFinite(data158))){
-if(data158 > 1 || isNaN(data158)){
-const err388 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+if(data143 < 0 || isNaN(data143)){
+const err388 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -10058,8 +11907,12 @@ vErrors.push(err388);
 }
 errors++;
 }
-if(data158 < 0 || isNaN(data158)){
-const err389 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+}
+}
+if(data.ipAddress !== undefined){
+let data144 = data.ipAddress;
+if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
+const err389 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.ipAddress.type,parentSchema:schema12.properties.ipAddress,data:data144};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -10069,8 +11922,11 @@ vErrors.push(err389);
 errors++;
 }
 }
-else {
-const err390 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+if(data.networks !== undefined){
+let data145 = data.networks;
+if(Array.isArray(data145)){
+if(data145.length > 1000){
+const err390 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.networks,data:data145};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -10079,12 +11935,15 @@ vErrors.push(err390);
 }
 errors++;
 }
-}
-if(data157.maximumOverCapacity !== undefined){
-let data159 = data157.maximumOverCapacity;
-if((typeof data159 == "number") && (isFinite(data159))){
-if(data159 > 1 || isNaN(data159)){
-const err391 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+const len17 = data145.length;
+for(let i17=0; i17<len17; i17++){
+let data146 = data145[i17];
+if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
+if(data146.name !== undefined){
+let data147 = data146.name;
+if(typeof data147 === "string"){
+if(func2(data147) > 63){
+const err391 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -10093,8 +11952,8 @@ vErrors.push(err391);
 }
 errors++;
 }
-if(data159 < 0 || isNaN(data159)){
-const err392 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(func2(data147) < 1){
+const err392 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -10103,9 +11962,8 @@ vErrors.push(err392);
 }
 errors++;
 }
-}
-else {
-const err393 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(!pattern6.test(data147)){
+const err393 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema12.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -10115,9 +11973,8 @@ vErrors.push(err393);
 errors++;
 }
 }
-}
 else {
-const err394 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.upgradeStrategy.type,parentSchema:schema12.properties.upgradeStrategy,data:data157};
+const err394 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.name.type,parentSchema:schema12.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -10127,11 +11984,11 @@ vErrors.push(err394);
 errors++;
 }
 }
-if(data.uris !== undefined){
-let data160 = data.uris;
-if(Array.isArray(data160)){
-if(data160.length > 1000){
-const err395 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.uris,data:data160};
+if(data146.mode !== undefined){
+let data148 = data146.mode;
+if(typeof data148 === "string"){
+if(func2(data148) > 32768){
+const err395 = {instancePath:instancePath+"/networks/" + i17+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.mode,data:data148};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -10140,12 +11997,9 @@ vErrors.push(err395);
 }
 errors++;
 }
-const len20 = data160.length;
-for(let i20=0; i20<len20; i20++){
-let data161 = data160[i20];
-if(typeof data161 === "string"){
-if(func2(data161) > 1024){
-const err396 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.uris.items,data:data161};
+}
+else {
+const err396 = {instancePath:instancePath+"/networks/" + i17+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.mode.type,parentSchema:schema12.properties.networks.items.properties.mode,data:data148};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -10154,8 +12008,12 @@ vErrors.push(err396);
 }
 errors++;
 }
-if(func2(data161) < 1){
-const err397 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.uris.items,data:data161};
+}
+if(data146.labels !== undefined){
+let data149 = data146.labels;
+if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
+if(Object.keys(data149).length > 1000){
+const err397 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -10164,9 +12022,11 @@ vErrors.push(err397);
 }
 errors++;
 }
-}
-else {
-const err398 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.uris.items.type,parentSchema:schema12.properties.uris.items,data:data161};
+for(const key16 in data149){
+const _errs416 = errors;
+if(typeof key16 === "string"){
+if(func2(key16) > 1024){
+const err398 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.networks.items.properties.labels.propertyNames,data:key16,propertyName:key16};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -10176,9 +12036,9 @@ vErrors.push(err398);
 errors++;
 }
 }
-}
-else {
-const err399 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.uris.type,parentSchema:schema12.properties.uris,data:data160};
+var valid102 = _errs416 === errors;
+if(!valid102){
+const err399 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key16},message:"property name must be valid",schema:schema12.properties.networks.items.properties.labels.propertyNames,parentSchema:schema12.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -10188,11 +12048,11 @@ vErrors.push(err399);
 errors++;
 }
 }
-if(data.user !== undefined){
-let data162 = data.user;
-if(typeof data162 === "string"){
-if(func2(data162) > 32768){
-const err400 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.user,data:data162};
+for(const key17 in data149){
+let data150 = data149[key17];
+if(typeof data150 === "string"){
+if(func2(data150) > 32768){
+const err400 = {instancePath:instancePath+"/networks/" + i17+"/labels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data150};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -10203,7 +12063,7 @@ errors++;
 }
 }
 else {
-const err401 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.user.type,parentSchema:schema12.properties.user,data:data162};
+const err401 = {instancePath:instancePath+"/networks/" + i17+"/labels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data150};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -10213,11 +12073,9 @@ vErrors.push(err401);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data163 = data.version;
-if(typeof data163 === "string"){
-if(func2(data163) > 32768){
-const err402 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.version,data:data163};
+}
+else {
+const err402 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.properties.labels.type,parentSchema:schema12.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -10227,8 +12085,9 @@ vErrors.push(err402);
 errors++;
 }
 }
+}
 else {
-const err403 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.version.type,parentSchema:schema12.properties.version,data:data163};
+const err403 = {instancePath:instancePath+"/networks/" + i17,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.type,parentSchema:schema12.properties.networks.items,data:data146};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -10238,14 +12097,9 @@ vErrors.push(err403);
 errors++;
 }
 }
-if(data.versionInfo !== undefined){
-let data164 = data.versionInfo;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-if(data164.lastScalingAt !== undefined){
-let data165 = data164.lastScalingAt;
-if(typeof data165 === "string"){
-if(func2(data165) > 32768){
-const err404 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data165};
+}
+else {
+const err404 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.networks.type,parentSchema:schema12.properties.networks,data:data145};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -10255,8 +12109,11 @@ vErrors.push(err404);
 errors++;
 }
 }
-else {
-const err405 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data165};
+if(data.ports !== undefined){
+let data151 = data.ports;
+if(Array.isArray(data151)){
+if(data151.length > 1000){
+const err405 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.ports,data:data151};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -10265,12 +12122,11 @@ vErrors.push(err405);
 }
 errors++;
 }
-}
-if(data164.lastConfigChangeAt !== undefined){
-let data166 = data164.lastConfigChangeAt;
-if(typeof data166 === "string"){
-if(func2(data166) > 32768){
-const err406 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+const len18 = data151.length;
+for(let i18=0; i18<len18; i18++){
+let data152 = data151[i18];
+if(!(((typeof data152 == "number") && (!(data152 % 1) && !isNaN(data152))) && (isFinite(data152)))){
+const err406 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.ports.items.type,parentSchema:schema12.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -10279,9 +12135,9 @@ vErrors.push(err406);
 }
 errors++;
 }
-}
-else {
-const err407 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+if((typeof data152 == "number") && (isFinite(data152))){
+if(data152 > 65535 || isNaN(data152)){
+const err407 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -10290,10 +12146,8 @@ vErrors.push(err407);
 }
 errors++;
 }
-}
-}
-else {
-const err408 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.versionInfo.type,parentSchema:schema12.properties.versionInfo,data:data164};
+if(data152 < 0 || isNaN(data152)){
+const err408 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -10303,11 +12157,10 @@ vErrors.push(err408);
 errors++;
 }
 }
-if(data.killSelection !== undefined){
-let data167 = data.killSelection;
-if(typeof data167 === "string"){
-if(func2(data167) > 32768){
-const err409 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.killSelection,data:data167};
+}
+}
+else {
+const err409 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.ports.type,parentSchema:schema12.properties.ports,data:data151};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -10317,8 +12170,11 @@ vErrors.push(err409);
 errors++;
 }
 }
-else {
-const err410 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.killSelection.type,parentSchema:schema12.properties.killSelection,data:data167};
+if(data.portDefinitions !== undefined){
+let data153 = data.portDefinitions;
+if(Array.isArray(data153)){
+if(data153.length > 1000){
+const err410 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.portDefinitions,data:data153};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -10327,14 +12183,14 @@ vErrors.push(err410);
 }
 errors++;
 }
-}
-if(data.unreachableStrategy !== undefined){
-let data168 = data.unreachableStrategy;
-const _errs368 = errors;
-let valid86 = true;
-const _errs369 = errors;
-if(typeof data168 !== "string"){
-const err411 = {};
+const len19 = data153.length;
+for(let i19=0; i19<len19; i19++){
+let data154 = data153[i19];
+if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
+if(data154.port !== undefined){
+let data155 = data154.port;
+if(!(((typeof data155 == "number") && (!(data155 % 1) && !isNaN(data155))) && (isFinite(data155)))){
+const err411 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.portDefinitions.items.properties.port.type,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -10343,21 +12199,9 @@ vErrors.push(err411);
 }
 errors++;
 }
-var _valid3 = _errs369 === errors;
-errors = _errs368;
-if(vErrors !== null){
-if(_errs368){
-vErrors.length = _errs368;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause3;
-if(_valid3){
-const _errs371 = errors;
-if(!(data168 === "disabled")){
-const err412 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.unreachableStrategy.then.enum,parentSchema:schema12.properties.unreachableStrategy.then,data:data168};
+if((typeof data155 == "number") && (isFinite(data155))){
+if(data155 > 65535 || isNaN(data155)){
+const err412 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -10366,17 +12210,8 @@ vErrors.push(err412);
 }
 errors++;
 }
-var _valid3 = _errs371 === errors;
-valid86 = _valid3;
-ifClause3 = "then";
-}
-else {
-const _errs372 = errors;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.inactiveAfterSeconds !== undefined){
-let data169 = data168.inactiveAfterSeconds;
-if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
-const err413 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+if(data155 < 0 || isNaN(data155)){
+const err413 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -10385,9 +12220,13 @@ vErrors.push(err413);
 }
 errors++;
 }
-if((typeof data169 == "number") && (isFinite(data169))){
-if(data169 > 2147483647 || isNaN(data169)){
-const err414 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+}
+}
+if(data154.labels !== undefined){
+let data156 = data154.labels;
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+if(Object.keys(data156).length > 1000){
+const err414 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -10396,8 +12235,11 @@ vErrors.push(err414);
 }
 errors++;
 }
-if(data169 < 0 || isNaN(data169)){
-const err415 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+for(const key18 in data156){
+const _errs432 = errors;
+if(typeof key18 === "string"){
+if(func2(key18) > 1024){
+const err415 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.portDefinitions.items.properties.labels.propertyNames,data:key18,propertyName:key18};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -10407,11 +12249,9 @@ vErrors.push(err415);
 errors++;
 }
 }
-}
-if(data168.expungeAfterSeconds !== undefined){
-let data170 = data168.expungeAfterSeconds;
-if(!(((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170))) && (isFinite(data170)))){
-const err416 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+var valid109 = _errs432 === errors;
+if(!valid109){
+const err416 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key18},message:"property name must be valid",schema:schema12.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -10420,9 +12260,12 @@ vErrors.push(err416);
 }
 errors++;
 }
-if((typeof data170 == "number") && (isFinite(data170))){
-if(data170 > 2147483647 || isNaN(data170)){
-const err417 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+}
+for(const key19 in data156){
+let data157 = data156[key19];
+if(typeof data157 === "string"){
+if(func2(data157) > 32768){
+const err417 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties,data:data157};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -10431,8 +12274,9 @@ vErrors.push(err417);
 }
 errors++;
 }
-if(data170 < 0 || isNaN(data170)){
-const err418 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+}
+else {
+const err418 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties,data:data157};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -10443,9 +12287,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err419 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.unreachableStrategy.else.type,parentSchema:schema12.properties.unreachableStrategy.else,data:data168};
+const err419 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.portDefinitions.items.properties.labels.type,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -10454,12 +12297,12 @@ vErrors.push(err419);
 }
 errors++;
 }
-var _valid3 = _errs372 === errors;
-valid86 = _valid3;
-ifClause3 = "else";
 }
-if(!valid86){
-const err420 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema12.properties.unreachableStrategy.if,parentSchema:schema12.properties.unreachableStrategy,data:data168};
+if(data154.name !== undefined){
+let data158 = data154.name;
+if(typeof data158 === "string"){
+if(func2(data158) > 32768){
+const err420 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -10468,11 +12311,8 @@ vErrors.push(err420);
 }
 errors++;
 }
-}
-if(data.tty !== undefined){
-let data171 = data.tty;
-if(typeof data171 !== "boolean"){
-const err421 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.tty.type,parentSchema:schema12.properties.tty,data:data171};
+if(func2(data158) < 1){
+const err421 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -10481,12 +12321,8 @@ vErrors.push(err421);
 }
 errors++;
 }
-}
-if(data.role !== undefined){
-let data172 = data.role;
-if(typeof data172 === "string"){
-if(func2(data172) > 32768){
-const err422 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.role,data:data172};
+if(!pattern1.test(data158)){
+const err422 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -10495,8 +12331,9 @@ vErrors.push(err422);
 }
 errors++;
 }
-if(func2(data172) < 1){
-const err423 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.role,data:data172};
+}
+else {
+const err423 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.name.type,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -10506,8 +12343,10 @@ vErrors.push(err423);
 errors++;
 }
 }
-else {
-const err424 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.role.type,parentSchema:schema12.properties.role,data:data172};
+if(data154.protocol !== undefined){
+let data159 = data154.protocol;
+if(typeof data159 !== "string"){
+const err424 = {instancePath:instancePath+"/portDefinitions/" + i19+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema12.properties.portDefinitions.items.properties.protocol,data:data159};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -10516,15 +12355,1286 @@ vErrors.push(err424);
 }
 errors++;
 }
-}
-}
-else {
-const err425 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(!(((data159 === "tcp") || (data159 === "udp")) || (data159 === "udp,tcp"))){
+const err425 = {instancePath:instancePath+"/portDefinitions/" + i19+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema12.properties.portDefinitions.items.properties.protocol,data:data159};
 if(vErrors === null){
 vErrors = [err425];
 }
 else {
 vErrors.push(err425);
+}
+errors++;
+}
+}
+}
+else {
+const err426 = {instancePath:instancePath+"/portDefinitions/" + i19,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.portDefinitions.items.type,parentSchema:schema12.properties.portDefinitions.items,data:data154};
+if(vErrors === null){
+vErrors = [err426];
+}
+else {
+vErrors.push(err426);
+}
+errors++;
+}
+}
+}
+else {
+const err427 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.portDefinitions.type,parentSchema:schema12.properties.portDefinitions,data:data153};
+if(vErrors === null){
+vErrors = [err427];
+}
+else {
+vErrors.push(err427);
+}
+errors++;
+}
+}
+if(data.readinessChecks !== undefined){
+let data160 = data.readinessChecks;
+if(Array.isArray(data160)){
+if(data160.length > 1000){
+const err428 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.readinessChecks,data:data160};
+if(vErrors === null){
+vErrors = [err428];
+}
+else {
+vErrors.push(err428);
+}
+errors++;
+}
+const len20 = data160.length;
+for(let i20=0; i20<len20; i20++){
+let data161 = data160[i20];
+if(data161 && typeof data161 == "object" && !Array.isArray(data161)){
+if(data161.name !== undefined){
+let data162 = data161.name;
+if(typeof data162 === "string"){
+if(func2(data162) > 32768){
+const err429 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data162};
+if(vErrors === null){
+vErrors = [err429];
+}
+else {
+vErrors.push(err429);
+}
+errors++;
+}
+if(func2(data162) < 1){
+const err430 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data162};
+if(vErrors === null){
+vErrors = [err430];
+}
+else {
+vErrors.push(err430);
+}
+errors++;
+}
+}
+else {
+const err431 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.name.type,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data162};
+if(vErrors === null){
+vErrors = [err431];
+}
+else {
+vErrors.push(err431);
+}
+errors++;
+}
+}
+if(data161.protocol !== undefined){
+let data163 = data161.protocol;
+if(typeof data163 !== "string"){
+const err432 = {instancePath:instancePath+"/readinessChecks/" + i20+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema12.properties.readinessChecks.items.properties.protocol,data:data163};
+if(vErrors === null){
+vErrors = [err432];
+}
+else {
+vErrors.push(err432);
+}
+errors++;
+}
+if(!((data163 === "HTTP") || (data163 === "HTTPS"))){
+const err433 = {instancePath:instancePath+"/readinessChecks/" + i20+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema12.properties.readinessChecks.items.properties.protocol,data:data163};
+if(vErrors === null){
+vErrors = [err433];
+}
+else {
+vErrors.push(err433);
+}
+errors++;
+}
+}
+if(data161.path !== undefined){
+let data164 = data161.path;
+if(typeof data164 === "string"){
+if(func2(data164) > 1024){
+const err434 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err434];
+}
+else {
+vErrors.push(err434);
+}
+errors++;
+}
+if(func2(data164) < 1){
+const err435 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err435];
+}
+else {
+vErrors.push(err435);
+}
+errors++;
+}
+}
+else {
+const err436 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.path.type,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err436];
+}
+else {
+vErrors.push(err436);
+}
+errors++;
+}
+}
+if(data161.portName !== undefined){
+let data165 = data161.portName;
+if(typeof data165 === "string"){
+if(func2(data165) > 32768){
+const err437 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err437];
+}
+else {
+vErrors.push(err437);
+}
+errors++;
+}
+if(func2(data165) < 1){
+const err438 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err438];
+}
+else {
+vErrors.push(err438);
+}
+errors++;
+}
+if(!pattern1.test(data165)){
+const err439 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err439];
+}
+else {
+vErrors.push(err439);
+}
+errors++;
+}
+}
+else {
+const err440 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.portName.type,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err440];
+}
+else {
+vErrors.push(err440);
+}
+errors++;
+}
+}
+if(data161.intervalSeconds !== undefined){
+let data166 = data161.intervalSeconds;
+if(!(((typeof data166 == "number") && (!(data166 % 1) && !isNaN(data166))) && (isFinite(data166)))){
+const err441 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err441];
+}
+else {
+vErrors.push(err441);
+}
+errors++;
+}
+if((typeof data166 == "number") && (isFinite(data166))){
+if(data166 > 2147483647 || isNaN(data166)){
+const err442 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err442];
+}
+else {
+vErrors.push(err442);
+}
+errors++;
+}
+if(data166 < 0 || isNaN(data166)){
+const err443 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err443];
+}
+else {
+vErrors.push(err443);
+}
+errors++;
+}
+}
+}
+if(data161.timeoutSeconds !== undefined){
+let data167 = data161.timeoutSeconds;
+if(!(((typeof data167 == "number") && (!(data167 % 1) && !isNaN(data167))) && (isFinite(data167)))){
+const err444 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err444];
+}
+else {
+vErrors.push(err444);
+}
+errors++;
+}
+if((typeof data167 == "number") && (isFinite(data167))){
+if(data167 > 2147483647 || isNaN(data167)){
+const err445 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err445];
+}
+else {
+vErrors.push(err445);
+}
+errors++;
+}
+if(data167 < 1 || isNaN(data167)){
+const err446 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err446];
+}
+else {
+vErrors.push(err446);
+}
+errors++;
+}
+}
+}
+if(data161.httpStatusCodesForReady !== undefined){
+let data168 = data161.httpStatusCodesForReady;
+if(Array.isArray(data168)){
+if(data168.length > 1000){
+const err447 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err447];
+}
+else {
+vErrors.push(err447);
+}
+errors++;
+}
+if(data168.length < 1){
+const err448 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err448];
+}
+else {
+vErrors.push(err448);
+}
+errors++;
+}
+const len21 = data168.length;
+for(let i21=0; i21<len21; i21++){
+let data169 = data168[i21];
+if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
+const err449 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err449];
+}
+else {
+vErrors.push(err449);
+}
+errors++;
+}
+if((typeof data169 == "number") && (isFinite(data169))){
+if(data169 > 999 || isNaN(data169)){
+const err450 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err450];
+}
+else {
+vErrors.push(err450);
+}
+errors++;
+}
+if(data169 < 100 || isNaN(data169)){
+const err451 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err451];
+}
+else {
+vErrors.push(err451);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err452 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err452];
+}
+else {
+vErrors.push(err452);
+}
+errors++;
+}
+}
+if(data161.preserveLastResponse !== undefined){
+let data170 = data161.preserveLastResponse;
+if(typeof data170 !== "boolean"){
+const err453 = {instancePath:instancePath+"/readinessChecks/" + i20+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema12.properties.readinessChecks.items.properties.preserveLastResponse,data:data170};
+if(vErrors === null){
+vErrors = [err453];
+}
+else {
+vErrors.push(err453);
+}
+errors++;
+}
+}
+}
+else {
+const err454 = {instancePath:instancePath+"/readinessChecks/" + i20,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.readinessChecks.items.type,parentSchema:schema12.properties.readinessChecks.items,data:data161};
+if(vErrors === null){
+vErrors = [err454];
+}
+else {
+vErrors.push(err454);
+}
+errors++;
+}
+}
+}
+else {
+const err455 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.readinessChecks.type,parentSchema:schema12.properties.readinessChecks,data:data160};
+if(vErrors === null){
+vErrors = [err455];
+}
+else {
+vErrors.push(err455);
+}
+errors++;
+}
+}
+if(data.residency !== undefined){
+let data171 = data.residency;
+if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
+if(data171.relaunchEscalationTimeoutSeconds !== undefined){
+let data172 = data171.relaunchEscalationTimeoutSeconds;
+if(!(((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172))) && (isFinite(data172)))){
+const err456 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err456];
+}
+else {
+vErrors.push(err456);
+}
+errors++;
+}
+if((typeof data172 == "number") && (isFinite(data172))){
+if(data172 > 2147483647 || isNaN(data172)){
+const err457 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err457];
+}
+else {
+vErrors.push(err457);
+}
+errors++;
+}
+if(data172 < 0 || isNaN(data172)){
+const err458 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err458];
+}
+else {
+vErrors.push(err458);
+}
+errors++;
+}
+}
+}
+if(data171.taskLostBehavior !== undefined){
+let data173 = data171.taskLostBehavior;
+if(typeof data173 !== "string"){
+const err459 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.residency.properties.taskLostBehavior.type,parentSchema:schema12.properties.residency.properties.taskLostBehavior,data:data173};
+if(vErrors === null){
+vErrors = [err459];
+}
+else {
+vErrors.push(err459);
+}
+errors++;
+}
+if(!((data173 === "WAIT_FOREVER") || (data173 === "RELAUNCH_AFTER_TIMEOUT"))){
+const err460 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema12.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema12.properties.residency.properties.taskLostBehavior,data:data173};
+if(vErrors === null){
+vErrors = [err460];
+}
+else {
+vErrors.push(err460);
+}
+errors++;
+}
+}
+}
+else {
+const err461 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.residency.type,parentSchema:schema12.properties.residency,data:data171};
+if(vErrors === null){
+vErrors = [err461];
+}
+else {
+vErrors.push(err461);
+}
+errors++;
+}
+}
+if(data.resourceLimits !== undefined){
+let data174 = data.resourceLimits;
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+if(data174.cpus !== undefined){
+let data175 = data174.cpus;
+const _errs471 = errors;
+let valid118 = true;
+const _errs472 = errors;
+if(typeof data175 !== "string"){
+const err462 = {};
+if(vErrors === null){
+vErrors = [err462];
+}
+else {
+vErrors.push(err462);
+}
+errors++;
+}
+var _valid23 = _errs472 === errors;
+errors = _errs471;
+if(vErrors !== null){
+if(_errs471){
+vErrors.length = _errs471;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause1;
+if(_valid23){
+const _errs474 = errors;
+if(!(data175 === "unlimited")){
+const err463 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema12.properties.resourceLimits.properties.cpus.then,data:data175};
+if(vErrors === null){
+vErrors = [err463];
+}
+else {
+vErrors.push(err463);
+}
+errors++;
+}
+var _valid23 = _errs474 === errors;
+valid118 = _valid23;
+ifClause1 = "then";
+}
+else {
+const _errs475 = errors;
+if((typeof data175 == "number") && (isFinite(data175))){
+if(data175 > 1000000000 || isNaN(data175)){
+const err464 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err464];
+}
+else {
+vErrors.push(err464);
+}
+errors++;
+}
+if(data175 < 0 || isNaN(data175)){
+const err465 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err465];
+}
+else {
+vErrors.push(err465);
+}
+errors++;
+}
+}
+else {
+const err466 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err466];
+}
+else {
+vErrors.push(err466);
+}
+errors++;
+}
+var _valid23 = _errs475 === errors;
+valid118 = _valid23;
+ifClause1 = "else";
+}
+if(!valid118){
+const err467 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema12.properties.resourceLimits.properties.cpus.if,parentSchema:schema12.properties.resourceLimits.properties.cpus,data:data175};
+if(vErrors === null){
+vErrors = [err467];
+}
+else {
+vErrors.push(err467);
+}
+errors++;
+}
+}
+if(data174.mem !== undefined){
+let data176 = data174.mem;
+const _errs478 = errors;
+let valid119 = true;
+const _errs479 = errors;
+if(typeof data176 !== "string"){
+const err468 = {};
+if(vErrors === null){
+vErrors = [err468];
+}
+else {
+vErrors.push(err468);
+}
+errors++;
+}
+var _valid24 = _errs479 === errors;
+errors = _errs478;
+if(vErrors !== null){
+if(_errs478){
+vErrors.length = _errs478;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause2;
+if(_valid24){
+const _errs481 = errors;
+if(!(data176 === "unlimited")){
+const err469 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema12.properties.resourceLimits.properties.mem.then,data:data176};
+if(vErrors === null){
+vErrors = [err469];
+}
+else {
+vErrors.push(err469);
+}
+errors++;
+}
+var _valid24 = _errs481 === errors;
+valid119 = _valid24;
+ifClause2 = "then";
+}
+else {
+const _errs482 = errors;
+if((typeof data176 == "number") && (isFinite(data176))){
+if(data176 > 1000000000 || isNaN(data176)){
+const err470 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err470];
+}
+else {
+vErrors.push(err470);
+}
+errors++;
+}
+if(data176 < 0 || isNaN(data176)){
+const err471 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err471];
+}
+else {
+vErrors.push(err471);
+}
+errors++;
+}
+}
+else {
+const err472 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.resourceLimits.properties.mem.else.type,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err472];
+}
+else {
+vErrors.push(err472);
+}
+errors++;
+}
+var _valid24 = _errs482 === errors;
+valid119 = _valid24;
+ifClause2 = "else";
+}
+if(!valid119){
+const err473 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema12.properties.resourceLimits.properties.mem.if,parentSchema:schema12.properties.resourceLimits.properties.mem,data:data176};
+if(vErrors === null){
+vErrors = [err473];
+}
+else {
+vErrors.push(err473);
+}
+errors++;
+}
+}
+}
+else {
+const err474 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.resourceLimits.type,parentSchema:schema12.properties.resourceLimits,data:data174};
+if(vErrors === null){
+vErrors = [err474];
+}
+else {
+vErrors.push(err474);
+}
+errors++;
+}
+}
+if(data.requirePorts !== undefined){
+let data177 = data.requirePorts;
+if(typeof data177 !== "boolean"){
+const err475 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.requirePorts.type,parentSchema:schema12.properties.requirePorts,data:data177};
+if(vErrors === null){
+vErrors = [err475];
+}
+else {
+vErrors.push(err475);
+}
+errors++;
+}
+}
+if(data.secrets !== undefined){
+let data178 = data.secrets;
+if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
+if(Object.keys(data178).length > 1000){
+const err476 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err476];
+}
+else {
+vErrors.push(err476);
+}
+errors++;
+}
+for(const key20 in data178){
+const _errs488 = errors;
+if(typeof key20 === "string"){
+if(func2(key20) > 1024){
+const err477 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.secrets.propertyNames,data:key20,propertyName:key20};
+if(vErrors === null){
+vErrors = [err477];
+}
+else {
+vErrors.push(err477);
+}
+errors++;
+}
+}
+var valid120 = _errs488 === errors;
+if(!valid120){
+const err478 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid",schema:schema12.properties.secrets.propertyNames,parentSchema:schema12.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err478];
+}
+else {
+vErrors.push(err478);
+}
+errors++;
+}
+}
+for(const key21 in data178){
+let data179 = data178[key21];
+if(data179 && typeof data179 == "object" && !Array.isArray(data179)){
+if(data179.source === undefined){
+const err479 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema12.properties.secrets.additionalProperties.required,parentSchema:schema12.properties.secrets.additionalProperties,data:data179};
+if(vErrors === null){
+vErrors = [err479];
+}
+else {
+vErrors.push(err479);
+}
+errors++;
+}
+if(data179.source !== undefined){
+let data180 = data179.source;
+if(typeof data180 === "string"){
+if(func2(data180) > 32768){
+const err480 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err480];
+}
+else {
+vErrors.push(err480);
+}
+errors++;
+}
+if(func2(data180) < 1){
+const err481 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err481];
+}
+else {
+vErrors.push(err481);
+}
+errors++;
+}
+}
+else {
+const err482 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err482];
+}
+else {
+vErrors.push(err482);
+}
+errors++;
+}
+}
+}
+else {
+const err483 = {instancePath:instancePath+"/secrets/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.additionalProperties.type,parentSchema:schema12.properties.secrets.additionalProperties,data:data179};
+if(vErrors === null){
+vErrors = [err483];
+}
+else {
+vErrors.push(err483);
+}
+errors++;
+}
+}
+}
+else {
+const err484 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.type,parentSchema:schema12.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err484];
+}
+else {
+vErrors.push(err484);
+}
+errors++;
+}
+}
+if(data.taskKillGracePeriodSeconds !== undefined){
+let data181 = data.taskKillGracePeriodSeconds;
+if(!(((typeof data181 == "number") && (!(data181 % 1) && !isNaN(data181))) && (isFinite(data181)))){
+const err485 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.taskKillGracePeriodSeconds.type,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err485];
+}
+else {
+vErrors.push(err485);
+}
+errors++;
+}
+if((typeof data181 == "number") && (isFinite(data181))){
+if(data181 > 2147483647 || isNaN(data181)){
+const err486 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err486];
+}
+else {
+vErrors.push(err486);
+}
+errors++;
+}
+if(data181 < 0 || isNaN(data181)){
+const err487 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err487];
+}
+else {
+vErrors.push(err487);
+}
+errors++;
+}
+}
+}
+if(data.upgradeStrategy !== undefined){
+let data182 = data.upgradeStrategy;
+if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
+if(data182.minimumHealthCapacity !== undefined){
+let data183 = data182.minimumHealthCapacity;
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 > 1 || isNaN(data183)){
+const err488 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err488];
+}
+else {
+vErrors.push(err488);
+}
+errors++;
+}
+if(data183 < 0 || isNaN(data183)){
+const err489 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err489];
+}
+else {
+vErrors.push(err489);
+}
+errors++;
+}
+}
+else {
+const err490 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err490];
+}
+else {
+vErrors.push(err490);
+}
+errors++;
+}
+}
+if(data182.maximumOverCapacity !== undefined){
+let data184 = data182.maximumOverCapacity;
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 > 1 || isNaN(data184)){
+const err491 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err491];
+}
+else {
+vErrors.push(err491);
+}
+errors++;
+}
+if(data184 < 0 || isNaN(data184)){
+const err492 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err492];
+}
+else {
+vErrors.push(err492);
+}
+errors++;
+}
+}
+else {
+const err493 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err493];
+}
+else {
+vErrors.push(err493);
+}
+errors++;
+}
+}
+}
+else {
+const err494 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.upgradeStrategy.type,parentSchema:schema12.properties.upgradeStrategy,data:data182};
+if(vErrors === null){
+vErrors = [err494];
+}
+else {
+vErrors.push(err494);
+}
+errors++;
+}
+}
+if(data.uris !== undefined){
+let data185 = data.uris;
+if(Array.isArray(data185)){
+if(data185.length > 1000){
+const err495 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.uris,data:data185};
+if(vErrors === null){
+vErrors = [err495];
+}
+else {
+vErrors.push(err495);
+}
+errors++;
+}
+const len22 = data185.length;
+for(let i22=0; i22<len22; i22++){
+let data186 = data185[i22];
+if(typeof data186 === "string"){
+if(func2(data186) > 1024){
+const err496 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err496];
+}
+else {
+vErrors.push(err496);
+}
+errors++;
+}
+if(func2(data186) < 1){
+const err497 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err497];
+}
+else {
+vErrors.push(err497);
+}
+errors++;
+}
+}
+else {
+const err498 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.uris.items.type,parentSchema:schema12.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err498];
+}
+else {
+vErrors.push(err498);
+}
+errors++;
+}
+}
+}
+else {
+const err499 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.uris.type,parentSchema:schema12.properties.uris,data:data185};
+if(vErrors === null){
+vErrors = [err499];
+}
+else {
+vErrors.push(err499);
+}
+errors++;
+}
+}
+if(data.user !== undefined){
+let data187 = data.user;
+if(typeof data187 === "string"){
+if(func2(data187) > 32768){
+const err500 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.user,data:data187};
+if(vErrors === null){
+vErrors = [err500];
+}
+else {
+vErrors.push(err500);
+}
+errors++;
+}
+}
+else {
+const err501 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.user.type,parentSchema:schema12.properties.user,data:data187};
+if(vErrors === null){
+vErrors = [err501];
+}
+else {
+vErrors.push(err501);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data188 = data.version;
+if(typeof data188 === "string"){
+if(func2(data188) > 32768){
+const err502 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err502];
+}
+else {
+vErrors.push(err502);
+}
+errors++;
+}
+}
+else {
+const err503 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.version.type,parentSchema:schema12.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err503];
+}
+else {
+vErrors.push(err503);
+}
+errors++;
+}
+}
+if(data.versionInfo !== undefined){
+let data189 = data.versionInfo;
+if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
+if(data189.lastScalingAt !== undefined){
+let data190 = data189.lastScalingAt;
+if(typeof data190 === "string"){
+if(func2(data190) > 32768){
+const err504 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data190};
+if(vErrors === null){
+vErrors = [err504];
+}
+else {
+vErrors.push(err504);
+}
+errors++;
+}
+}
+else {
+const err505 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data190};
+if(vErrors === null){
+vErrors = [err505];
+}
+else {
+vErrors.push(err505);
+}
+errors++;
+}
+}
+if(data189.lastConfigChangeAt !== undefined){
+let data191 = data189.lastConfigChangeAt;
+if(typeof data191 === "string"){
+if(func2(data191) > 32768){
+const err506 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+if(vErrors === null){
+vErrors = [err506];
+}
+else {
+vErrors.push(err506);
+}
+errors++;
+}
+}
+else {
+const err507 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+if(vErrors === null){
+vErrors = [err507];
+}
+else {
+vErrors.push(err507);
+}
+errors++;
+}
+}
+}
+else {
+const err508 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.versionInfo.type,parentSchema:schema12.properties.versionInfo,data:data189};
+if(vErrors === null){
+vErrors = [err508];
+}
+else {
+vErrors.push(err508);
+}
+errors++;
+}
+}
+if(data.killSelection !== undefined){
+let data192 = data.killSelection;
+if(typeof data192 === "string"){
+if(func2(data192) > 32768){
+const err509 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err509];
+}
+else {
+vErrors.push(err509);
+}
+errors++;
+}
+}
+else {
+const err510 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.killSelection.type,parentSchema:schema12.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err510];
+}
+else {
+vErrors.push(err510);
+}
+errors++;
+}
+}
+if(data.unreachableStrategy !== undefined){
+let data193 = data.unreachableStrategy;
+const _errs519 = errors;
+let valid127 = true;
+const _errs520 = errors;
+if(typeof data193 !== "string"){
+const err511 = {};
+if(vErrors === null){
+vErrors = [err511];
+}
+else {
+vErrors.push(err511);
+}
+errors++;
+}
+var _valid25 = _errs520 === errors;
+errors = _errs519;
+if(vErrors !== null){
+if(_errs519){
+vErrors.length = _errs519;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause3;
+if(_valid25){
+const _errs522 = errors;
+if(!(data193 === "disabled")){
+const err512 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.unreachableStrategy.then.enum,parentSchema:schema12.properties.unreachableStrategy.then,data:data193};
+if(vErrors === null){
+vErrors = [err512];
+}
+else {
+vErrors.push(err512);
+}
+errors++;
+}
+var _valid25 = _errs522 === errors;
+valid127 = _valid25;
+ifClause3 = "then";
+}
+else {
+const _errs523 = errors;
+if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
+if(data193.inactiveAfterSeconds !== undefined){
+let data194 = data193.inactiveAfterSeconds;
+if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
+const err513 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err513];
+}
+else {
+vErrors.push(err513);
+}
+errors++;
+}
+if((typeof data194 == "number") && (isFinite(data194))){
+if(data194 > 2147483647 || isNaN(data194)){
+const err514 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err514];
+}
+else {
+vErrors.push(err514);
+}
+errors++;
+}
+if(data194 < 0 || isNaN(data194)){
+const err515 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err515];
+}
+else {
+vErrors.push(err515);
+}
+errors++;
+}
+}
+}
+if(data193.expungeAfterSeconds !== undefined){
+let data195 = data193.expungeAfterSeconds;
+if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
+const err516 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err516];
+}
+else {
+vErrors.push(err516);
+}
+errors++;
+}
+if((typeof data195 == "number") && (isFinite(data195))){
+if(data195 > 2147483647 || isNaN(data195)){
+const err517 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err517];
+}
+else {
+vErrors.push(err517);
+}
+errors++;
+}
+if(data195 < 0 || isNaN(data195)){
+const err518 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err518];
+}
+else {
+vErrors.push(err518);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err519 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.unreachableStrategy.else.type,parentSchema:schema12.properties.unreachableStrategy.else,data:data193};
+if(vErrors === null){
+vErrors = [err519];
+}
+else {
+vErrors.push(err519);
+}
+errors++;
+}
+var _valid25 = _errs523 === errors;
+valid127 = _valid25;
+ifClause3 = "else";
+}
+if(!valid127){
+const err520 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema12.properties.unreachableStrategy.if,parentSchema:schema12.properties.unreachableStrategy,data:data193};
+if(vErrors === null){
+vErrors = [err520];
+}
+else {
+vErrors.push(err520);
+}
+errors++;
+}
+}
+if(data.tty !== undefined){
+let data196 = data.tty;
+if(typeof data196 !== "boolean"){
+const err521 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.tty.type,parentSchema:schema12.properties.tty,data:data196};
+if(vErrors === null){
+vErrors = [err521];
+}
+else {
+vErrors.push(err521);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data197 = data.role;
+if(typeof data197 === "string"){
+if(func2(data197) > 32768){
+const err522 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err522];
+}
+else {
+vErrors.push(err522);
+}
+errors++;
+}
+if(func2(data197) < 1){
+const err523 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err523];
+}
+else {
+vErrors.push(err523);
+}
+errors++;
+}
+}
+else {
+const err524 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.role.type,parentSchema:schema12.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err524];
+}
+else {
+vErrors.push(err524);
+}
+errors++;
+}
+}
+}
+else {
+const err525 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(vErrors === null){
+vErrors = [err525];
+}
+else {
+vErrors.push(err525);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.pod = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"check":{"type":["object","null"],"properties":{"exec":{"type":["object","null"],"properties":{"command":{"type":["object","null"],"additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"additionalProperties":true},"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"type":["object","null"],"additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"type":["object","null"],"additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
 const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -652,10 +652,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data9.endpoints !== undefined){
-let data20 = data9.endpoints;
-if((!(Array.isArray(data20))) && (data20 !== null)){
-const err53 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.type,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data20};
+if(data9.resourceLimits !== undefined){
+let data20 = data9.resourceLimits;
+if((!(data20 && typeof data20 == "object" && !Array.isArray(data20))) && (data20 !== null)){
+const err53 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits",schemaPath:"#/properties/containers/items/properties/resourceLimits/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.resourceLimits.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.resourceLimits.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits,data:data20};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -664,9 +664,14 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(Array.isArray(data20)){
-if(data20.length > 1000){
-const err54 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data20};
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.cpus !== undefined){
+let data21 = data20.cpus;
+const _errs48 = errors;
+let valid13 = true;
+const _errs49 = errors;
+if(!((typeof data21 == "number") && (isFinite(data21)))){
+const err54 = {};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -675,12 +680,21 @@ vErrors.push(err54);
 }
 errors++;
 }
-const len1 = data20.length;
-for(let i1=0; i1<len1; i1++){
-let data21 = data20[i1];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.name === undefined){
-const err55 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.endpoints.items.required,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data21};
+var _valid0 = _errs49 === errors;
+errors = _errs48;
+if(vErrors !== null){
+if(_errs48){
+vErrors.length = _errs48;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs51 = errors;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 1000000000 || isNaN(data21)){
+const err55 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -689,11 +703,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data21.name !== undefined){
-let data22 = data21.name;
-if(typeof data22 === "string"){
-if(func2(data22) > 63){
-const err56 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+if(data21 < 0 || isNaN(data21)){
+const err56 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -702,8 +713,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(func2(data22) < 1){
-const err57 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+}
+else {
+const err57 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -712,8 +724,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(!pattern1.test(data22)){
-const err58 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+var _valid0 = _errs51 === errors;
+valid13 = _valid0;
+}
+if(!valid13){
+const err58 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus,data:data21};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -723,8 +738,13 @@ vErrors.push(err58);
 errors++;
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+if(data20.mem !== undefined){
+let data22 = data20.mem;
+const _errs54 = errors;
+let valid14 = true;
+const _errs55 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
+const err59 = {};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -733,11 +753,21 @@ vErrors.push(err59);
 }
 errors++;
 }
+var _valid1 = _errs55 === errors;
+errors = _errs54;
+if(vErrors !== null){
+if(_errs54){
+vErrors.length = _errs54;
 }
-if(data21.containerPort !== undefined){
-let data23 = data21.containerPort;
-if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err60 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs57 = errors;
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 1000000000 || isNaN(data22)){
+const err60 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -746,9 +776,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 65535 || isNaN(data23)){
-const err61 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+if(data22 < 0 || isNaN(data22)){
+const err61 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -757,8 +786,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data23 < 0 || isNaN(data23)){
-const err62 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+}
+else {
+const err62 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -767,12 +797,11 @@ vErrors.push(err62);
 }
 errors++;
 }
+var _valid1 = _errs57 === errors;
+valid14 = _valid1;
 }
-}
-if(data21.hostPort !== undefined){
-let data24 = data21.hostPort;
-if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err63 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+if(!valid14){
+const err63 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem,data:data22};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -781,9 +810,13 @@ vErrors.push(err63);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 65535 || isNaN(data24)){
-const err64 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+}
+}
+}
+if(data9.endpoints !== undefined){
+let data23 = data9.endpoints;
+if((!(Array.isArray(data23))) && (data23 !== null)){
+const err64 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.type,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data23};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -792,8 +825,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data24 < 0 || isNaN(data24)){
-const err65 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+if(Array.isArray(data23)){
+if(data23.length > 1000){
+const err65 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data23};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -802,12 +836,12 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-if(data21.protocol !== undefined){
-let data25 = data21.protocol;
-if((!(Array.isArray(data25))) && (data25 !== null)){
-const err66 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.name === undefined){
+const err66 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.endpoints.items.required,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -816,9 +850,11 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(Array.isArray(data25)){
-if(data25.length > 1000){
-const err67 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+if(data24.name !== undefined){
+let data25 = data24.name;
+if(typeof data25 === "string"){
+if(func2(data25) > 63){
+const err67 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -827,8 +863,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data25.length < 1){
-const err68 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+if(func2(data25) < 1){
+const err68 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -837,12 +873,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-const len2 = data25.length;
-for(let i2=0; i2<len2; i2++){
-let data26 = data25[i2];
-if(typeof data26 === "string"){
-if(func2(data26) > 32768){
-const err69 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data26};
+if(!pattern1.test(data25)){
+const err69 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -853,7 +885,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data26};
+const err70 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -863,12 +895,10 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-}
-if(data21.labels !== undefined){
-let data27 = data21.labels;
-if((!(data27 && typeof data27 == "object" && !Array.isArray(data27))) && (data27 !== null)){
-const err71 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+if(data24.containerPort !== undefined){
+let data26 = data24.containerPort;
+if((!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))) && (data26 !== null)){
+const err71 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -877,9 +907,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(Object.keys(data27).length > 1000){
-const err72 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 65535 || isNaN(data26)){
+const err72 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -888,11 +918,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-for(const key4 in data27){
-const _errs61 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 1024){
-const err73 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,data:key4,propertyName:key4};
+if(data26 < 0 || isNaN(data26)){
+const err73 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -902,9 +929,11 @@ vErrors.push(err73);
 errors++;
 }
 }
-var valid17 = _errs61 === errors;
-if(!valid17){
-const err74 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+}
+if(data24.hostPort !== undefined){
+let data27 = data24.hostPort;
+if((!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))) && (data27 !== null)){
+const err74 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -913,12 +942,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-for(const key5 in data27){
-let data28 = data27[key5];
-if(typeof data28 === "string"){
-if(func2(data28) > 32768){
-const err75 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data28};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 65535 || isNaN(data27)){
+const err75 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -927,9 +953,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data28};
+if(data27 < 0 || isNaN(data27)){
+const err76 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -940,10 +965,10 @@ errors++;
 }
 }
 }
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.endpoints.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data21};
+if(data24.protocol !== undefined){
+let data28 = data24.protocol;
+if((!(Array.isArray(data28))) && (data28 !== null)){
+const err77 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -952,13 +977,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-}
-if(data9.image !== undefined){
-let data29 = data9.image;
-if((!(data29 && typeof data29 == "object" && !Array.isArray(data29))) && (data29 !== null)){
-const err78 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.type,parentSchema:schema11.properties.containers.items.properties.image,data:data29};
+if(Array.isArray(data28)){
+if(data28.length > 1000){
+const err78 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -967,9 +988,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.kind === undefined){
-const err79 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data29};
+if(data28.length < 1){
+const err79 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -978,8 +998,12 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data29.id === undefined){
-const err80 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data29};
+const len2 = data28.length;
+for(let i2=0; i2<len2; i2++){
+let data29 = data28[i2];
+if(typeof data29 === "string"){
+if(func2(data29) > 32768){
+const err80 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -988,11 +1012,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data29.kind !== undefined){
-let data30 = data29.kind;
-if(typeof data30 === "string"){
-if(func2(data30) > 32768){
-const err81 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data30};
+}
+else {
+const err81 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1002,8 +1024,12 @@ vErrors.push(err81);
 errors++;
 }
 }
-else {
-const err82 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.kind.type,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data30};
+}
+}
+if(data24.labels !== undefined){
+let data30 = data24.labels;
+if((!(data30 && typeof data30 == "object" && !Array.isArray(data30))) && (data30 !== null)){
+const err82 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1012,12 +1038,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data29.id !== undefined){
-let data31 = data29.id;
-if(typeof data31 === "string"){
-if(func2(data31) > 1024){
-const err83 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data31};
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(Object.keys(data30).length > 1000){
+const err83 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1026,8 +1049,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(func2(data31) < 1){
-const err84 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data31};
+for(const key4 in data30){
+const _errs75 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 1024){
+const err84 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1037,8 +1063,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.id.type,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data31};
+var valid20 = _errs75 === errors;
+if(!valid20){
+const err85 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1048,10 +1075,11 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data29.forcePull !== undefined){
-let data32 = data29.forcePull;
-if((typeof data32 !== "boolean") && (data32 !== null)){
-const err86 = {instancePath:instancePath+"/containers/" + i0+"/image/forcePull",schemaPath:"#/properties/containers/items/properties/image/properties/forcePull/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.forcePull.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.image.properties.forcePull.type,parentSchema:schema11.properties.containers.items.properties.image.properties.forcePull,data:data32};
+for(const key5 in data30){
+let data31 = data30[key5];
+if(typeof data31 === "string"){
+if(func2(data31) > 32768){
+const err86 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1061,10 +1089,8 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data29.pullConfig !== undefined){
-let data33 = data29.pullConfig;
-if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)){
-const err87 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.pullConfig.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data33};
+else {
+const err87 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1073,9 +1099,12 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.secret === undefined){
-const err88 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.required,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data33};
+}
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.endpoints.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1084,11 +1113,13 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data33.secret !== undefined){
-let data34 = data33.secret;
-if(typeof data34 === "string"){
-if(func2(data34) > 32768){
-const err89 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data34};
+}
+}
+}
+if(data9.image !== undefined){
+let data32 = data9.image;
+if((!(data32 && typeof data32 == "object" && !Array.isArray(data32))) && (data32 !== null)){
+const err89 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.type,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1097,9 +1128,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data34};
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.kind === undefined){
+const err90 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1108,13 +1139,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-}
-if(data29.labels !== undefined){
-let data35 = data29.labels;
-if((!(data35 && typeof data35 == "object" && !Array.isArray(data35))) && (data35 !== null)){
-const err91 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data35};
+if(data32.id === undefined){
+const err91 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1123,9 +1149,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(Object.keys(data35).length > 1000){
-const err92 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data35};
+if(data32.kind !== undefined){
+let data33 = data32.kind;
+if(typeof data33 === "string"){
+if(func2(data33) > 32768){
+const err92 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data33};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1134,11 +1162,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-for(const key6 in data35){
-const _errs79 = errors;
-if(typeof key6 === "string"){
-if(func2(key6) > 1024){
-const err93 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,data:key6,propertyName:key6};
+}
+else {
+const err93 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.kind.type,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data33};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1148,9 +1174,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-var valid21 = _errs79 === errors;
-if(!valid21){
-const err94 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data35};
+if(data32.id !== undefined){
+let data34 = data32.id;
+if(typeof data34 === "string"){
+if(func2(data34) > 1024){
+const err94 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1159,12 +1187,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-for(const key7 in data35){
-let data36 = data35[key7];
-if(typeof data36 === "string"){
-if(func2(data36) > 32768){
-const err95 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data36};
+if(func2(data34) < 1){
+const err95 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1175,7 +1199,7 @@ errors++;
 }
 }
 else {
-const err96 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data36};
+const err96 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.id.type,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1185,14 +1209,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-}
-}
-}
-if(data9.environment !== undefined){
-let data37 = data9.environment;
-if((!(data37 && typeof data37 == "object" && !Array.isArray(data37))) && (data37 !== null)){
-const err97 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.environment.type,parentSchema:schema11.properties.containers.items.properties.environment,data:data37};
+if(data32.forcePull !== undefined){
+let data35 = data32.forcePull;
+if((typeof data35 !== "boolean") && (data35 !== null)){
+const err97 = {instancePath:instancePath+"/containers/" + i0+"/image/forcePull",schemaPath:"#/properties/containers/items/properties/image/properties/forcePull/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.forcePull.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.image.properties.forcePull.type,parentSchema:schema11.properties.containers.items.properties.image.properties.forcePull,data:data35};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1201,9 +1221,11 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(Object.keys(data37).length > 1000){
-const err98 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.environment,data:data37};
+}
+if(data32.pullConfig !== undefined){
+let data36 = data32.pullConfig;
+if((!(data36 && typeof data36 == "object" && !Array.isArray(data36))) && (data36 !== null)){
+const err98 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.pullConfig.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1212,11 +1234,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-for(const key8 in data37){
-const _errs85 = errors;
-if(typeof key8 === "string"){
-if(func2(key8) > 1024){
-const err99 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.environment.propertyNames,data:key8,propertyName:key8};
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.secret === undefined){
+const err99 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.required,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1225,10 +1245,11 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-var valid23 = _errs85 === errors;
-if(!valid23){
-const err100 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.containers.items.properties.environment.propertyNames,parentSchema:schema11.properties.containers.items.properties.environment,data:data37};
+if(data36.secret !== undefined){
+let data37 = data36.secret;
+if(typeof data37 === "string"){
+if(func2(data37) > 32768){
+const err100 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1238,10 +1259,8 @@ vErrors.push(err100);
 errors++;
 }
 }
-for(const key9 in data37){
-let data38 = data37[key9];
-if((typeof data38 !== "string") && (!(data38 && typeof data38 == "object" && !Array.isArray(data38)))){
-const err101 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.additionalProperties.type},message:"must be string,object",schema:schema11.properties.containers.items.properties.environment.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data38};
+else {
+const err101 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1250,9 +1269,13 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func2(data38) > 32768){
-const err102 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data38};
+}
+}
+}
+if(data32.labels !== undefined){
+let data38 = data32.labels;
+if((!(data38 && typeof data38 == "object" && !Array.isArray(data38))) && (data38 !== null)){
+const err102 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1261,10 +1284,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.secret === undefined){
-const err103 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.environment.additionalProperties.required,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data38};
+if(Object.keys(data38).length > 1000){
+const err103 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1273,11 +1295,11 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data38.secret !== undefined){
-let data39 = data38.secret;
-if(typeof data39 === "string"){
-if(func2(data39) > 32768){
-const err104 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data39};
+for(const key6 in data38){
+const _errs93 = errors;
+if(typeof key6 === "string"){
+if(func2(key6) > 1024){
+const err104 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1287,8 +1309,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-else {
-const err105 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data39};
+var valid24 = _errs93 === errors;
+if(!valid24){
+const err105 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1298,14 +1321,11 @@ vErrors.push(err105);
 errors++;
 }
 }
-}
-}
-}
-}
-if(data9.user !== undefined){
-let data40 = data9.user;
-if((typeof data40 !== "string") && (data40 !== null)){
-const err106 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.user.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.user.type,parentSchema:schema11.properties.containers.items.properties.user,data:data40};
+for(const key7 in data38){
+let data39 = data38[key7];
+if(typeof data39 === "string"){
+if(func2(data39) > 32768){
+const err106 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1314,9 +1334,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(typeof data40 === "string"){
-if(func2(data40) > 32768){
-const err107 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.user,data:data40};
+}
+else {
+const err107 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1327,10 +1347,13 @@ errors++;
 }
 }
 }
-if(data9.healthCheck !== undefined){
-let data41 = data9.healthCheck;
-if((!(data41 && typeof data41 == "object" && !Array.isArray(data41))) && (data41 !== null)){
-const err108 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.type,parentSchema:schema11.properties.containers.items.properties.healthCheck,data:data41};
+}
+}
+}
+if(data9.environment !== undefined){
+let data40 = data9.environment;
+if((!(data40 && typeof data40 == "object" && !Array.isArray(data40))) && (data40 !== null)){
+const err108 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.environment.type,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1339,11 +1362,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.http !== undefined){
-let data42 = data41.http;
-if((!(data42 && typeof data42 == "object" && !Array.isArray(data42))) && (data42 !== null)){
-const err109 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data42};
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(Object.keys(data40).length > 1000){
+const err109 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1352,9 +1373,11 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.endpoint === undefined){
-const err110 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data42};
+for(const key8 in data40){
+const _errs99 = errors;
+if(typeof key8 === "string"){
+if(func2(key8) > 1024){
+const err110 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.environment.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1363,11 +1386,10 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data42.endpoint !== undefined){
-let data43 = data42.endpoint;
-if(typeof data43 === "string"){
-if(func2(data43) > 63){
-const err111 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+}
+var valid26 = _errs99 === errors;
+if(!valid26){
+const err111 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.containers.items.properties.environment.propertyNames,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1376,8 +1398,11 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(func2(data43) < 1){
-const err112 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+}
+for(const key9 in data40){
+let data41 = data40[key9];
+if((typeof data41 !== "string") && (!(data41 && typeof data41 == "object" && !Array.isArray(data41)))){
+const err112 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.additionalProperties.type},message:"must be string,object",schema:schema11.properties.containers.items.properties.environment.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1386,8 +1411,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(!pattern1.test(data43)){
-const err113 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+if(typeof data41 === "string"){
+if(func2(data41) > 32768){
+const err113 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1397,8 +1423,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-else {
-const err114 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.secret === undefined){
+const err114 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.environment.additionalProperties.required,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1407,11 +1434,11 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-if(data42.path !== undefined){
-let data44 = data42.path;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err115 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+if(data41.secret !== undefined){
+let data42 = data41.secret;
+if(typeof data42 === "string"){
+if(func2(data42) > 32768){
+const err115 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1420,9 +1447,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func2(data44) > 1024){
-const err116 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+}
+else {
+const err116 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1431,8 +1458,15 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(func2(data44) < 1){
-const err117 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+}
+}
+}
+}
+}
+if(data9.user !== undefined){
+let data43 = data9.user;
+if((typeof data43 !== "string") && (data43 !== null)){
+const err117 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.user.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.user.type,parentSchema:schema11.properties.containers.items.properties.user,data:data43};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1441,12 +1475,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-}
-if(data42.scheme !== undefined){
-let data45 = data42.scheme;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err118 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+if(typeof data43 === "string"){
+if(func2(data43) > 32768){
+const err118 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.user,data:data43};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1455,9 +1486,12 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func2(data45) > 32768){
-const err119 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+}
+}
+if(data9.healthCheck !== undefined){
+let data44 = data9.healthCheck;
+if((!(data44 && typeof data44 == "object" && !Array.isArray(data44))) && (data44 !== null)){
+const err119 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.type,parentSchema:schema11.properties.containers.items.properties.healthCheck,data:data44};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1466,8 +1500,11 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(!["http","https"].includes(data45.toLowerCase())){
-const err120 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.enumCaseless,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.http !== undefined){
+let data45 = data44.http;
+if((!(data45 && typeof data45 == "object" && !Array.isArray(data45))) && (data45 !== null)){
+const err120 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1476,14 +1513,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data41.tcp !== undefined){
-let data46 = data41.tcp;
-if((!(data46 && typeof data46 == "object" && !Array.isArray(data46))) && (data46 !== null)){
-const err121 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.tcp.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data46};
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.endpoint === undefined){
+const err121 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1492,9 +1524,11 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.endpoint === undefined){
-const err122 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data46};
+if(data45.endpoint !== undefined){
+let data46 = data45.endpoint;
+if(typeof data46 === "string"){
+if(func2(data46) > 63){
+const err122 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1503,11 +1537,8 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data46.endpoint !== undefined){
-let data47 = data46.endpoint;
-if(typeof data47 === "string"){
-if(func2(data47) > 63){
-const err123 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+if(func2(data46) < 1){
+const err123 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1516,8 +1547,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(func2(data47) < 1){
-const err124 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+if(!pattern1.test(data46)){
+const err124 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1526,8 +1557,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(!pattern1.test(data47)){
-const err125 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+}
+else {
+const err125 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1537,8 +1569,10 @@ vErrors.push(err125);
 errors++;
 }
 }
-else {
-const err126 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+if(data45.path !== undefined){
+let data47 = data45.path;
+if((typeof data47 !== "string") && (data47 !== null)){
+const err126 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1547,13 +1581,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-}
-}
-if(data41.exec !== undefined){
-let data48 = data41.exec;
-if((!(data48 && typeof data48 == "object" && !Array.isArray(data48))) && (data48 !== null)){
-const err127 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data48};
+if(typeof data47 === "string"){
+if(func2(data47) > 1024){
+const err127 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1562,9 +1592,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.command === undefined){
-const err128 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data48};
+if(func2(data47) < 1){
+const err128 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1573,11 +1602,12 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(data48.command !== undefined){
-let data49 = data48.command;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(data49.shell === undefined){
-const err129 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/required",keyword:"required",params:{missingProperty: "shell"},message:"must have required property '"+"shell"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data49};
+}
+}
+if(data45.scheme !== undefined){
+let data48 = data45.scheme;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err129 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1586,11 +1616,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(data49.shell !== undefined){
-let data50 = data49.shell;
-if(typeof data50 === "string"){
-if(func2(data50) > 32768){
-const err130 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data50};
+if(typeof data48 === "string"){
+if(func2(data48) > 32768){
+const err130 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1599,9 +1627,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-else {
-const err131 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data50};
+if(!["http","https"].includes(data48.toLowerCase())){
+const err131 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.enumCaseless,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1612,8 +1639,12 @@ errors++;
 }
 }
 }
-else {
-const err132 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data49};
+}
+}
+if(data44.tcp !== undefined){
+let data49 = data44.tcp;
+if((!(data49 && typeof data49 == "object" && !Array.isArray(data49))) && (data49 !== null)){
+const err132 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.tcp.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1622,13 +1653,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-}
-}
-if(data41.gracePeriodSeconds !== undefined){
-let data51 = data41.gracePeriodSeconds;
-if((!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))) && (data51 !== null)){
-const err133 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.endpoint === undefined){
+const err133 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1637,9 +1664,11 @@ vErrors.push(err133);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 2147483647 || isNaN(data51)){
-const err134 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+if(data49.endpoint !== undefined){
+let data50 = data49.endpoint;
+if(typeof data50 === "string"){
+if(func2(data50) > 63){
+const err134 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1648,8 +1677,8 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data51 < 0 || isNaN(data51)){
-const err135 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+if(func2(data50) < 1){
+const err135 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1658,12 +1687,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-}
-if(data41.intervalSeconds !== undefined){
-let data52 = data41.intervalSeconds;
-if((!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))) && (data52 !== null)){
-const err136 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+if(!pattern1.test(data50)){
+const err136 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1672,9 +1697,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 2147483647 || isNaN(data52)){
-const err137 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+}
+else {
+const err137 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1683,8 +1708,13 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data52 < 0 || isNaN(data52)){
-const err138 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+}
+}
+}
+if(data44.exec !== undefined){
+let data51 = data44.exec;
+if((!(data51 && typeof data51 == "object" && !Array.isArray(data51))) && (data51 !== null)){
+const err138 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1693,12 +1723,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-}
-if(data41.maxConsecutiveFailures !== undefined){
-let data53 = data41.maxConsecutiveFailures;
-if((!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))) && (data53 !== null)){
-const err139 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.command === undefined){
+const err139 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1707,9 +1734,11 @@ vErrors.push(err139);
 }
 errors++;
 }
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 > 2147483647 || isNaN(data53)){
-const err140 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+if(data51.command !== undefined){
+let data52 = data51.command;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+if(data52.shell === undefined){
+const err140 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/required",keyword:"required",params:{missingProperty: "shell"},message:"must have required property '"+"shell"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1718,8 +1747,11 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data53 < 0 || isNaN(data53)){
-const err141 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+if(data52.shell !== undefined){
+let data53 = data52.shell;
+if(typeof data53 === "string"){
+if(func2(data53) > 32768){
+const err141 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1729,11 +1761,8 @@ vErrors.push(err141);
 errors++;
 }
 }
-}
-if(data41.timeoutSeconds !== undefined){
-let data54 = data41.timeoutSeconds;
-if((!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))) && (data54 !== null)){
-const err142 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+else {
+const err142 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1742,9 +1771,10 @@ vErrors.push(err142);
 }
 errors++;
 }
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 > 2147483647 || isNaN(data54)){
-const err143 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1753,8 +1783,13 @@ vErrors.push(err143);
 }
 errors++;
 }
-if(data54 < 0 || isNaN(data54)){
-const err144 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+}
+}
+}
+if(data44.gracePeriodSeconds !== undefined){
+let data54 = data44.gracePeriodSeconds;
+if((!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))) && (data54 !== null)){
+const err144 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1763,12 +1798,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-}
-if(data41.delaySeconds !== undefined){
-let data55 = data41.delaySeconds;
-if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
-const err145 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 2147483647 || isNaN(data54)){
+const err145 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1777,9 +1809,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 > 2147483647 || isNaN(data55)){
-const err146 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+if(data54 < 0 || isNaN(data54)){
+const err146 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1788,8 +1819,12 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(data55 < 0 || isNaN(data55)){
-const err147 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+}
+}
+if(data44.intervalSeconds !== undefined){
+let data55 = data44.intervalSeconds;
+if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
+const err147 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1798,14 +1833,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data9.volumeMounts !== undefined){
-let data56 = data9.volumeMounts;
-if((!(Array.isArray(data56))) && (data56 !== null)){
-const err148 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data56};
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 2147483647 || isNaN(data55)){
+const err148 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1814,9 +1844,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(Array.isArray(data56)){
-if(data56.length > 1000){
-const err149 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data56};
+if(data55 < 0 || isNaN(data55)){
+const err149 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1825,12 +1854,12 @@ vErrors.push(err149);
 }
 errors++;
 }
-const len3 = data56.length;
-for(let i3=0; i3<len3; i3++){
-let data57 = data56[i3];
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.name === undefined){
-const err150 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data57};
+}
+}
+if(data44.maxConsecutiveFailures !== undefined){
+let data56 = data44.maxConsecutiveFailures;
+if((!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))) && (data56 !== null)){
+const err150 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1839,8 +1868,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-if(data57.mountPath === undefined){
-const err151 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data57};
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 > 2147483647 || isNaN(data56)){
+const err151 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1849,11 +1879,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(data57.name !== undefined){
-let data58 = data57.name;
-if(typeof data58 === "string"){
-if(func2(data58) > 63){
-const err152 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if(data56 < 0 || isNaN(data56)){
+const err152 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1862,8 +1889,12 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(func2(data58) < 1){
-const err153 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+}
+}
+if(data44.timeoutSeconds !== undefined){
+let data57 = data44.timeoutSeconds;
+if((!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))) && (data57 !== null)){
+const err153 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1872,8 +1903,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(!pattern1.test(data58)){
-const err154 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 2147483647 || isNaN(data57)){
+const err154 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1882,9 +1914,8 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-else {
-const err155 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if(data57 < 0 || isNaN(data57)){
+const err155 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1894,11 +1925,11 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data57.mountPath !== undefined){
-let data59 = data57.mountPath;
-if(typeof data59 === "string"){
-if(func2(data59) > 1024){
-const err156 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+}
+if(data44.delaySeconds !== undefined){
+let data58 = data44.delaySeconds;
+if((!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))) && (data58 !== null)){
+const err156 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1907,8 +1938,9 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(func2(data59) < 1){
-const err157 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 > 2147483647 || isNaN(data58)){
+const err157 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1917,9 +1949,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-else {
-const err158 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+if(data58 < 0 || isNaN(data58)){
+const err158 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1929,10 +1960,13 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data57.readOnly !== undefined){
-let data60 = data57.readOnly;
-if((typeof data60 !== "boolean") && (data60 !== null)){
-const err159 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data60};
+}
+}
+}
+if(data9.check !== undefined){
+let data59 = data9.check;
+if((!(data59 && typeof data59 == "object" && !Array.isArray(data59))) && (data59 !== null)){
+const err159 = {instancePath:instancePath+"/containers/" + i0+"/check",schemaPath:"#/properties/containers/items/properties/check/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.type,parentSchema:schema11.properties.containers.items.properties.check,data:data59};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1941,10 +1975,11 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-}
-else {
-const err160 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data57};
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.exec !== undefined){
+let data60 = data59.exec;
+if((!(data60 && typeof data60 == "object" && !Array.isArray(data60))) && (data60 !== null)){
+const err160 = {instancePath:instancePath+"/containers/" + i0+"/check/exec",schemaPath:"#/properties/containers/items/properties/check/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec,data:data60};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -1953,13 +1988,11 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
-}
-}
-if(data9.artifacts !== undefined){
-let data61 = data9.artifacts;
-if((!(Array.isArray(data61))) && (data61 !== null)){
-const err161 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data61};
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(data60.command !== undefined){
+let data61 = data60.command;
+if((!(data61 && typeof data61 == "object" && !Array.isArray(data61))) && (data61 !== null)){
+const err161 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.properties.exec.properties.command.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command,data:data61};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -1968,9 +2001,14 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(Array.isArray(data61)){
-if(data61.length > 1000){
-const err162 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data61};
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(data61.shell !== undefined){
+let data62 = data61.shell;
+const _errs147 = errors;
+let valid37 = true;
+const _errs148 = errors;
+if(typeof data62 !== "string"){
+const err162 = {};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -1979,12 +2017,21 @@ vErrors.push(err162);
 }
 errors++;
 }
-const len4 = data61.length;
-for(let i4=0; i4<len4; i4++){
-let data62 = data61[i4];
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-if(data62.uri === undefined){
-const err163 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data62};
+var _valid2 = _errs148 === errors;
+errors = _errs147;
+if(vErrors !== null){
+if(_errs147){
+vErrors.length = _errs147;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs150 = errors;
+if(typeof data62 === "string"){
+if(func2(data62) > 32768){
+const err163 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then,data:data62};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -1993,11 +2040,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-if(data62.uri !== undefined){
-let data63 = data62.uri;
-if(typeof data63 === "string"){
-if(func2(data63) > 1024){
-const err164 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+}
+else {
+const err164 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then,data:data62};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2006,8 +2051,11 @@ vErrors.push(err164);
 }
 errors++;
 }
-if(func2(data63) < 1){
-const err165 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+var _valid2 = _errs150 === errors;
+valid37 = _valid2;
+}
+if(!valid37){
+const err165 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell,data:data62};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2017,8 +2065,13 @@ vErrors.push(err165);
 errors++;
 }
 }
-else {
-const err166 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+if(data61.argv !== undefined){
+let data63 = data61.argv;
+const _errs153 = errors;
+let valid38 = true;
+const _errs154 = errors;
+if(!(Array.isArray(data63))){
+const err166 = {};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2027,11 +2080,21 @@ vErrors.push(err166);
 }
 errors++;
 }
+var _valid3 = _errs154 === errors;
+errors = _errs153;
+if(vErrors !== null){
+if(_errs153){
+vErrors.length = _errs153;
 }
-if(data62.extract !== undefined){
-let data64 = data62.extract;
-if((typeof data64 !== "boolean") && (data64 !== null)){
-const err167 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data64};
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs156 = errors;
+if(Array.isArray(data63)){
+if(data63.length > 1000){
+const err167 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then,data:data63};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2040,11 +2103,14 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-if(data62.executable !== undefined){
-let data65 = data62.executable;
-if((typeof data65 !== "boolean") && (data65 !== null)){
-const err168 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data65};
+const len3 = data63.length;
+for(let i3=0; i3<len3; i3++){
+let data64 = data63[i3];
+const _errs159 = errors;
+let valid41 = true;
+const _errs160 = errors;
+if(typeof data64 !== "string"){
+const err168 = {};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2053,11 +2119,21 @@ vErrors.push(err168);
 }
 errors++;
 }
+var _valid4 = _errs160 === errors;
+errors = _errs159;
+if(vErrors !== null){
+if(_errs159){
+vErrors.length = _errs159;
 }
-if(data62.cache !== undefined){
-let data66 = data62.cache;
-if((typeof data66 !== "boolean") && (data66 !== null)){
-const err169 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data66};
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs162 = errors;
+if(typeof data64 === "string"){
+if(func2(data64) > 32768){
+const err169 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data64};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2067,10 +2143,8 @@ vErrors.push(err169);
 errors++;
 }
 }
-if(data62.destPath !== undefined){
-let data67 = data62.destPath;
-if((typeof data67 !== "string") && (data67 !== null)){
-const err170 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+else {
+const err170 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data64};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2079,9 +2153,11 @@ vErrors.push(err170);
 }
 errors++;
 }
-if(typeof data67 === "string"){
-if(func2(data67) > 1024){
-const err171 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+var _valid4 = _errs162 === errors;
+valid41 = _valid4;
+}
+if(!valid41){
+const err171 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items,data:data64};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2090,8 +2166,10 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(func2(data67) < 1){
-const err172 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then,data:data63};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2100,11 +2178,11 @@ vErrors.push(err172);
 }
 errors++;
 }
+var _valid3 = _errs156 === errors;
+valid38 = _valid3;
 }
-}
-}
-else {
-const err173 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data62};
+if(!valid38){
+const err173 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv,data:data63};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2116,10 +2194,15 @@ errors++;
 }
 }
 }
-if(data9.labels !== undefined){
-let data68 = data9.labels;
-if((!(data68 && typeof data68 == "object" && !Array.isArray(data68))) && (data68 !== null)){
-const err174 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data68};
+}
+}
+if(data59.intervalSeconds !== undefined){
+let data65 = data59.intervalSeconds;
+const _errs165 = errors;
+let valid42 = true;
+const _errs166 = errors;
+if(!((typeof data65 == "number") && (isFinite(data65)))){
+const err174 = {};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2128,9 +2211,21 @@ vErrors.push(err174);
 }
 errors++;
 }
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-if(Object.keys(data68).length > 1000){
-const err175 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data68};
+var _valid5 = _errs166 === errors;
+errors = _errs165;
+if(vErrors !== null){
+if(_errs165){
+vErrors.length = _errs165;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs168 = errors;
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 > 2147483647 || isNaN(data65)){
+const err175 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2139,11 +2234,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-for(const key10 in data68){
-const _errs149 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err176 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key10,propertyName:key10};
+if(data65 < 0 || isNaN(data65)){
+const err176 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2153,9 +2245,8 @@ vErrors.push(err176);
 errors++;
 }
 }
-var valid37 = _errs149 === errors;
-if(!valid37){
-const err177 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data68};
+else {
+const err177 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2164,12 +2255,11 @@ vErrors.push(err177);
 }
 errors++;
 }
+var _valid5 = _errs168 === errors;
+valid42 = _valid5;
 }
-for(const key11 in data68){
-let data69 = data68[key11];
-if(typeof data69 === "string"){
-if(func2(data69) > 32768){
-const err178 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data69};
+if(!valid42){
+const err178 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds,data:data65};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2179,8 +2269,13 @@ vErrors.push(err178);
 errors++;
 }
 }
-else {
-const err179 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data69};
+if(data59.timeoutSeconds !== undefined){
+let data66 = data59.timeoutSeconds;
+const _errs171 = errors;
+let valid43 = true;
+const _errs172 = errors;
+if(!((typeof data66 == "number") && (isFinite(data66)))){
+const err179 = {};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2189,13 +2284,21 @@ vErrors.push(err179);
 }
 errors++;
 }
+var _valid6 = _errs172 === errors;
+errors = _errs171;
+if(vErrors !== null){
+if(_errs171){
+vErrors.length = _errs171;
+}
+else {
+vErrors = null;
 }
 }
-}
-if(data9.lifecycle !== undefined){
-let data70 = data9.lifecycle;
-if((!(data70 && typeof data70 == "object" && !Array.isArray(data70))) && (data70 !== null)){
-const err180 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data70};
+if(_valid6){
+const _errs174 = errors;
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 > 2147483647 || isNaN(data66)){
+const err180 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2204,11 +2307,8 @@ vErrors.push(err180);
 }
 errors++;
 }
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.killGracePeriodSeconds !== undefined){
-let data71 = data70.killGracePeriodSeconds;
-if((!((typeof data71 == "number") && (isFinite(data71)))) && (data71 !== null)){
-const err181 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+if(data66 < 0 || isNaN(data66)){
+const err181 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2217,9 +2317,9 @@ vErrors.push(err181);
 }
 errors++;
 }
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 > 2147483647 || isNaN(data71)){
-const err182 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+}
+else {
+const err182 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2228,8 +2328,11 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data71 < 0 || isNaN(data71)){
-const err183 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+var _valid6 = _errs174 === errors;
+valid43 = _valid6;
+}
+if(!valid43){
+const err183 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds,data:data66};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2239,12 +2342,13 @@ vErrors.push(err183);
 errors++;
 }
 }
-}
-}
-}
-}
-else {
-const err184 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
+if(data59.delaySeconds !== undefined){
+let data67 = data59.delaySeconds;
+const _errs177 = errors;
+let valid44 = true;
+const _errs178 = errors;
+if(!((typeof data67 == "number") && (isFinite(data67)))){
+const err184 = {};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2253,10 +2357,21 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
+var _valid7 = _errs178 === errors;
+errors = _errs177;
+if(vErrors !== null){
+if(_errs177){
+vErrors.length = _errs177;
 }
 else {
-const err185 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs180 = errors;
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 > 2147483647 || isNaN(data67)){
+const err185 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2265,11 +2380,8 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-if(data.secrets !== undefined){
-let data72 = data.secrets;
-if((!(data72 && typeof data72 == "object" && !Array.isArray(data72))) && (data72 !== null)){
-const err186 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data72};
+if(data67 < 0 || isNaN(data67)){
+const err186 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2278,9 +2390,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-if(Object.keys(data72).length > 1000){
-const err187 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data72};
+}
+else {
+const err187 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2289,11 +2401,11 @@ vErrors.push(err187);
 }
 errors++;
 }
-for(const key12 in data72){
-const _errs159 = errors;
-if(typeof key12 === "string"){
-if(func2(key12) > 1024){
-const err188 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
+var _valid7 = _errs180 === errors;
+valid44 = _valid7;
+}
+if(!valid44){
+const err188 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds,data:data67};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2303,9 +2415,12 @@ vErrors.push(err188);
 errors++;
 }
 }
-var valid40 = _errs159 === errors;
-if(!valid40){
-const err189 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data72};
+}
+}
+if(data9.linuxInfo !== undefined){
+let data68 = data9.linuxInfo;
+if((!(data68 && typeof data68 == "object" && !Array.isArray(data68))) && (data68 !== null)){
+const err189 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo,data:data68};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2314,12 +2429,11 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-for(const key13 in data72){
-let data73 = data72[key13];
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.source === undefined){
-const err190 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data73};
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.ipcInfo !== undefined){
+let data69 = data68.ipcInfo;
+if((!(data69 && typeof data69 == "object" && !Array.isArray(data69))) && (data69 !== null)){
+const err190 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data69};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2328,11 +2442,14 @@ vErrors.push(err190);
 }
 errors++;
 }
-if(data73.source !== undefined){
-let data74 = data73.source;
-if(typeof data74 === "string"){
-if(func2(data74) > 32768){
-const err191 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data74};
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(data69.shmSize !== undefined){
+let data70 = data69.shmSize;
+const _errs189 = errors;
+let valid47 = true;
+const _errs190 = errors;
+if(!((typeof data70 == "number") && (isFinite(data70)))){
+const err191 = {};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2341,9 +2458,21 @@ vErrors.push(err191);
 }
 errors++;
 }
+var _valid8 = _errs190 === errors;
+errors = _errs189;
+if(vErrors !== null){
+if(_errs189){
+vErrors.length = _errs189;
 }
 else {
-const err192 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data74};
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs192 = errors;
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 1000000000 || isNaN(data70)){
+const err192 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2352,10 +2481,8 @@ vErrors.push(err192);
 }
 errors++;
 }
-}
-}
-else {
-const err193 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data73};
+if(data70 < 0 || isNaN(data70)){
+const err193 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2365,12 +2492,8 @@ vErrors.push(err193);
 errors++;
 }
 }
-}
-}
-if(data.volumes !== undefined){
-let data75 = data.volumes;
-if((!(Array.isArray(data75))) && (data75 !== null)){
-const err194 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data75};
+else {
+const err194 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2379,9 +2502,11 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(Array.isArray(data75)){
-if(data75.length > 1000){
-const err195 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data75};
+var _valid8 = _errs192 === errors;
+valid47 = _valid8;
+}
+if(!valid47){
+const err195 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data70};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2390,12 +2515,13 @@ vErrors.push(err195);
 }
 errors++;
 }
-const len5 = data75.length;
-for(let i5=0; i5<len5; i5++){
-let data76 = data75[i5];
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-if(data76.name === undefined){
-const err196 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data76};
+}
+}
+}
+if(data68.seccomp !== undefined){
+let data71 = data68.seccomp;
+if((!(data71 && typeof data71 == "object" && !Array.isArray(data71))) && (data71 !== null)){
+const err196 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp,data:data71};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2404,11 +2530,14 @@ vErrors.push(err196);
 }
 errors++;
 }
-if(data76.name !== undefined){
-let data77 = data76.name;
-if(typeof data77 === "string"){
-if(func2(data77) > 32768){
-const err197 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data77};
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.profileName !== undefined){
+let data72 = data71.profileName;
+const _errs198 = errors;
+let valid49 = true;
+const _errs199 = errors;
+if(typeof data72 !== "string"){
+const err197 = {};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2417,8 +2546,21 @@ vErrors.push(err197);
 }
 errors++;
 }
-if(func2(data77) < 1){
-const err198 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data77};
+var _valid9 = _errs199 === errors;
+errors = _errs198;
+if(vErrors !== null){
+if(_errs198){
+vErrors.length = _errs198;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs201 = errors;
+if(typeof data72 === "string"){
+if(func2(data72) > 32768){
+const err198 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data72};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2429,7 +2571,7 @@ errors++;
 }
 }
 else {
-const err199 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data77};
+const err199 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data72};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2438,11 +2580,11 @@ vErrors.push(err199);
 }
 errors++;
 }
+var _valid9 = _errs201 === errors;
+valid49 = _valid9;
 }
-if(data76.host !== undefined){
-let data78 = data76.host;
-if((typeof data78 !== "string") && (data78 !== null)){
-const err200 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data78};
+if(!valid49){
+const err200 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName,data:data72};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2451,9 +2593,15 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(typeof data78 === "string"){
-if(func2(data78) > 32768){
-const err201 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data78};
+}
+}
+}
+}
+}
+if(data9.volumeMounts !== undefined){
+let data73 = data9.volumeMounts;
+if((!(Array.isArray(data73))) && (data73 !== null)){
+const err201 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data73};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2462,12 +2610,9 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-}
-if(data76.persistent !== undefined){
-let data79 = data76.persistent;
-if((!(data79 && typeof data79 == "object" && !Array.isArray(data79))) && (data79 !== null)){
-const err202 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data79};
+if(Array.isArray(data73)){
+if(data73.length > 1000){
+const err202 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data73};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2476,9 +2621,12 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.size === undefined){
-const err203 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data79};
+const len4 = data73.length;
+for(let i4=0; i4<len4; i4++){
+let data74 = data73[i4];
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.name === undefined){
+const err203 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2487,10 +2635,8 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(data79.type !== undefined){
-let data80 = data79.type;
-if((typeof data80 !== "string") && (data80 !== null)){
-const err204 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data80};
+if(data74.mountPath === undefined){
+const err204 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2499,8 +2645,11 @@ vErrors.push(err204);
 }
 errors++;
 }
-if(!((((data80 === "root") || (data80 === "path")) || (data80 === "mount")) || (data80 === null))){
-const err205 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data80};
+if(data74.name !== undefined){
+let data75 = data74.name;
+if(typeof data75 === "string"){
+if(func2(data75) > 63){
+const err205 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2509,9 +2658,8 @@ vErrors.push(err205);
 }
 errors++;
 }
-if(typeof data80 === "string"){
-if(func2(data80) > 32768){
-const err206 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data80};
+if(func2(data75) < 1){
+const err206 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2520,12 +2668,8 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-}
-if(data79.size !== undefined){
-let data81 = data79.size;
-if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
-const err207 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data81};
+if(!pattern1.test(data75)){
+const err207 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2534,9 +2678,9 @@ vErrors.push(err207);
 }
 errors++;
 }
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 > 1000000000 || isNaN(data81)){
-const err208 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data81};
+}
+else {
+const err208 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2545,8 +2689,12 @@ vErrors.push(err208);
 }
 errors++;
 }
-if(data81 < 0 || isNaN(data81)){
-const err209 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data81};
+}
+if(data74.mountPath !== undefined){
+let data76 = data74.mountPath;
+if(typeof data76 === "string"){
+if(func2(data76) > 1024){
+const err209 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2555,12 +2703,8 @@ vErrors.push(err209);
 }
 errors++;
 }
-}
-}
-if(data79.maxSize !== undefined){
-let data82 = data79.maxSize;
-if((!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))) && (data82 !== null)){
-const err210 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+if(func2(data76) < 1){
+const err210 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2569,9 +2713,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-if((typeof data82 == "number") && (isFinite(data82))){
-if(data82 > 1000000000 || isNaN(data82)){
-const err211 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+}
+else {
+const err211 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2580,8 +2724,11 @@ vErrors.push(err211);
 }
 errors++;
 }
-if(data82 < 0 || isNaN(data82)){
-const err212 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+}
+if(data74.readOnly !== undefined){
+let data77 = data74.readOnly;
+if((typeof data77 !== "boolean") && (data77 !== null)){
+const err212 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data77};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2592,10 +2739,8 @@ errors++;
 }
 }
 }
-if(data79.profileName !== undefined){
-let data83 = data79.profileName;
-if((typeof data83 !== "string") && (data83 !== null)){
-const err213 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data83};
+else {
+const err213 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2604,9 +2749,13 @@ vErrors.push(err213);
 }
 errors++;
 }
-if(typeof data83 === "string"){
-if(func2(data83) > 32768){
-const err214 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data83};
+}
+}
+}
+if(data9.artifacts !== undefined){
+let data78 = data9.artifacts;
+if((!(Array.isArray(data78))) && (data78 !== null)){
+const err214 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data78};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2615,13 +2764,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-else {
-const err215 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data76};
+if(Array.isArray(data78)){
+if(data78.length > 1000){
+const err215 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data78};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2630,13 +2775,12 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-}
-}
-if(data.networks !== undefined){
-let data84 = data.networks;
-if((!(Array.isArray(data84))) && (data84 !== null)){
-const err216 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data84};
+const len5 = data78.length;
+for(let i5=0; i5<len5; i5++){
+let data79 = data78[i5];
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.uri === undefined){
+const err216 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data79};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2645,9 +2789,11 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(Array.isArray(data84)){
-if(data84.length > 1000){
-const err217 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data84};
+if(data79.uri !== undefined){
+let data80 = data79.uri;
+if(typeof data80 === "string"){
+if(func2(data80) > 1024){
+const err217 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2656,14 +2802,8 @@ vErrors.push(err217);
 }
 errors++;
 }
-const len6 = data84.length;
-for(let i6=0; i6<len6; i6++){
-let data85 = data84[i6];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.mode !== undefined){
-let data86 = data85.mode;
-if((typeof data86 !== "string") && (data86 !== null)){
-const err218 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data86};
+if(func2(data80) < 1){
+const err218 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2672,9 +2812,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(typeof data86 === "string"){
-if(func2(data86) > 32768){
-const err219 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data86};
+}
+else {
+const err219 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2684,11 +2824,10 @@ vErrors.push(err219);
 errors++;
 }
 }
-}
-if(data85.name !== undefined){
-let data87 = data85.name;
-if((typeof data87 !== "string") && (data87 !== null)){
-const err220 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data87};
+if(data79.extract !== undefined){
+let data81 = data79.extract;
+if((typeof data81 !== "boolean") && (data81 !== null)){
+const err220 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data81};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2697,9 +2836,11 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(typeof data87 === "string"){
-if(func2(data87) > 63){
-const err221 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data87};
+}
+if(data79.executable !== undefined){
+let data82 = data79.executable;
+if((typeof data82 !== "boolean") && (data82 !== null)){
+const err221 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data82};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2708,8 +2849,11 @@ vErrors.push(err221);
 }
 errors++;
 }
-if(func2(data87) < 1){
-const err222 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data87};
+}
+if(data79.cache !== undefined){
+let data83 = data79.cache;
+if((typeof data83 !== "boolean") && (data83 !== null)){
+const err222 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data83};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2718,8 +2862,11 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(!pattern6.test(data87)){
-const err223 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data87};
+}
+if(data79.destPath !== undefined){
+let data84 = data79.destPath;
+if((typeof data84 !== "string") && (data84 !== null)){
+const err223 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2728,12 +2875,9 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-}
-if(data85.labels !== undefined){
-let data88 = data85.labels;
-if((!(data88 && typeof data88 == "object" && !Array.isArray(data88))) && (data88 !== null)){
-const err224 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data88};
+if(typeof data84 === "string"){
+if(func2(data84) > 1024){
+const err224 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2742,9 +2886,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-if(Object.keys(data88).length > 1000){
-const err225 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data88};
+if(func2(data84) < 1){
+const err225 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2753,11 +2896,11 @@ vErrors.push(err225);
 }
 errors++;
 }
-for(const key14 in data88){
-const _errs193 = errors;
-if(typeof key14 === "string"){
-if(func2(key14) > 1024){
-const err226 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key14,propertyName:key14};
+}
+}
+}
+else {
+const err226 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data79};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -2767,9 +2910,12 @@ vErrors.push(err226);
 errors++;
 }
 }
-var valid50 = _errs193 === errors;
-if(!valid50){
-const err227 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data88};
+}
+}
+if(data9.labels !== undefined){
+let data85 = data9.labels;
+if((!(data85 && typeof data85 == "object" && !Array.isArray(data85))) && (data85 !== null)){
+const err227 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -2778,12 +2924,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-for(const key15 in data88){
-let data89 = data88[key15];
-if(typeof data89 === "string"){
-if(func2(data89) > 32768){
-const err228 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data89};
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(Object.keys(data85).length > 1000){
+const err228 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -2792,9 +2935,11 @@ vErrors.push(err228);
 }
 errors++;
 }
-}
-else {
-const err229 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data89};
+for(const key10 in data85){
+const _errs229 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err229 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -2804,11 +2949,9 @@ vErrors.push(err229);
 errors++;
 }
 }
-}
-}
-}
-else {
-const err230 = {instancePath:instancePath+"/networks/" + i6,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data85};
+var valid56 = _errs229 === errors;
+if(!valid56){
+const err230 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -2818,12 +2961,11 @@ vErrors.push(err230);
 errors++;
 }
 }
-}
-}
-if(data.scaling !== undefined){
-let data90 = data.scaling;
-if((!(data90 && typeof data90 == "object" && !Array.isArray(data90))) && (data90 !== null)){
-const err231 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data90};
+for(const key11 in data85){
+let data86 = data85[key11];
+if(typeof data86 === "string"){
+if(func2(data86) > 32768){
+const err231 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data86};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -2832,11 +2974,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-if(data90.kind !== undefined){
-let data91 = data90.kind;
-if((typeof data91 !== "string") && (data91 !== null)){
-const err232 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data91};
+}
+else {
+const err232 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data86};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -2845,9 +2985,13 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(typeof data91 === "string"){
-if(func2(data91) > 32768){
-const err233 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data91};
+}
+}
+}
+if(data9.lifecycle !== undefined){
+let data87 = data9.lifecycle;
+if((!(data87 && typeof data87 == "object" && !Array.isArray(data87))) && (data87 !== null)){
+const err233 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data87};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -2856,8 +3000,11 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(!["fixed"].includes(data91.toLowerCase())){
-const err234 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data91};
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+if(data87.killGracePeriodSeconds !== undefined){
+let data88 = data87.killGracePeriodSeconds;
+if((!((typeof data88 == "number") && (isFinite(data88)))) && (data88 !== null)){
+const err234 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -2866,12 +3013,9 @@ vErrors.push(err234);
 }
 errors++;
 }
-}
-}
-if(data90.instances !== undefined){
-let data92 = data90.instances;
-if((!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))) && (data92 !== null)){
-const err235 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data92};
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 > 2147483647 || isNaN(data88)){
+const err235 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -2880,9 +3024,8 @@ vErrors.push(err235);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 100000 || isNaN(data92)){
-const err236 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data92};
+if(data88 < 0 || isNaN(data88)){
+const err236 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -2891,8 +3034,13 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err237 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data92};
+}
+}
+}
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -2903,10 +3051,8 @@ errors++;
 }
 }
 }
-if(data90.maxInstances !== undefined){
-let data93 = data90.maxInstances;
-if((!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))) && (data93 !== null)){
-const err238 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data93};
+else {
+const err238 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -2915,9 +3061,11 @@ vErrors.push(err238);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 > 100000 || isNaN(data93)){
-const err239 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data93};
+}
+if(data.secrets !== undefined){
+let data89 = data.secrets;
+if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
+const err239 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -2926,8 +3074,9 @@ vErrors.push(err239);
 }
 errors++;
 }
-if(data93 < 0 || isNaN(data93)){
-const err240 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data93};
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(Object.keys(data89).length > 1000){
+const err240 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -2936,14 +3085,11 @@ vErrors.push(err240);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data.scheduling !== undefined){
-let data94 = data.scheduling;
-if((!(data94 && typeof data94 == "object" && !Array.isArray(data94))) && (data94 !== null)){
-const err241 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data94};
+for(const key12 in data89){
+const _errs239 = errors;
+if(typeof key12 === "string"){
+if(func2(key12) > 1024){
+const err241 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -2952,11 +3098,10 @@ vErrors.push(err241);
 }
 errors++;
 }
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(data94.backoff !== undefined){
-let data95 = data94.backoff;
-if((!(data95 && typeof data95 == "object" && !Array.isArray(data95))) && (data95 !== null)){
-const err242 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data95};
+}
+var valid59 = _errs239 === errors;
+if(!valid59){
+const err242 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -2965,11 +3110,12 @@ vErrors.push(err242);
 }
 errors++;
 }
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-if(data95.backoff !== undefined){
-let data96 = data95.backoff;
-if((!((typeof data96 == "number") && (isFinite(data96)))) && (data96 !== null)){
-const err243 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+}
+for(const key13 in data89){
+let data90 = data89[key13];
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.source === undefined){
+const err243 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -2978,9 +3124,11 @@ vErrors.push(err243);
 }
 errors++;
 }
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 2147483647 || isNaN(data96)){
-const err244 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+if(data90.source !== undefined){
+let data91 = data90.source;
+if(typeof data91 === "string"){
+if(func2(data91) > 32768){
+const err244 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data91};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -2989,8 +3137,9 @@ vErrors.push(err244);
 }
 errors++;
 }
-if(data96 < 0 || isNaN(data96)){
-const err245 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+}
+else {
+const err245 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data91};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3001,10 +3150,8 @@ errors++;
 }
 }
 }
-if(data95.backoffFactor !== undefined){
-let data97 = data95.backoffFactor;
-if((!((typeof data97 == "number") && (isFinite(data97)))) && (data97 !== null)){
-const err246 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+else {
+const err246 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3013,9 +3160,13 @@ vErrors.push(err246);
 }
 errors++;
 }
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 > 1000 || isNaN(data97)){
-const err247 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+}
+}
+}
+if(data.volumes !== undefined){
+let data92 = data.volumes;
+if((!(Array.isArray(data92))) && (data92 !== null)){
+const err247 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data92};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3024,8 +3175,9 @@ vErrors.push(err247);
 }
 errors++;
 }
-if(data97 < 0 || isNaN(data97)){
-const err248 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+if(Array.isArray(data92)){
+if(data92.length > 1000){
+const err248 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data92};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3034,12 +3186,12 @@ vErrors.push(err248);
 }
 errors++;
 }
-}
-}
-if(data95.maxLaunchDelay !== undefined){
-let data98 = data95.maxLaunchDelay;
-if((!((typeof data98 == "number") && (isFinite(data98)))) && (data98 !== null)){
-const err249 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+const len6 = data92.length;
+for(let i6=0; i6<len6; i6++){
+let data93 = data92[i6];
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+if(data93.name === undefined){
+const err249 = {instancePath:instancePath+"/volumes/" + i6,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data93};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3048,9 +3200,11 @@ vErrors.push(err249);
 }
 errors++;
 }
-if((typeof data98 == "number") && (isFinite(data98))){
-if(data98 > 2147483647 || isNaN(data98)){
-const err250 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+if(data93.name !== undefined){
+let data94 = data93.name;
+if(typeof data94 === "string"){
+if(func2(data94) > 32768){
+const err250 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3059,8 +3213,8 @@ vErrors.push(err250);
 }
 errors++;
 }
-if(data98 < 0 || isNaN(data98)){
-const err251 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+if(func2(data94) < 1){
+const err251 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3070,13 +3224,8 @@ vErrors.push(err251);
 errors++;
 }
 }
-}
-}
-}
-if(data94.upgrade !== undefined){
-let data99 = data94.upgrade;
-if((!(data99 && typeof data99 == "object" && !Array.isArray(data99))) && (data99 !== null)){
-const err252 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data99};
+else {
+const err252 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3085,11 +3234,11 @@ vErrors.push(err252);
 }
 errors++;
 }
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.minimumHealthCapacity !== undefined){
-let data100 = data99.minimumHealthCapacity;
-if((!((typeof data100 == "number") && (isFinite(data100)))) && (data100 !== null)){
-const err253 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+}
+if(data93.host !== undefined){
+let data95 = data93.host;
+if((typeof data95 !== "string") && (data95 !== null)){
+const err253 = {instancePath:instancePath+"/volumes/" + i6+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data95};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3098,9 +3247,9 @@ vErrors.push(err253);
 }
 errors++;
 }
-if((typeof data100 == "number") && (isFinite(data100))){
-if(data100 > 1 || isNaN(data100)){
-const err254 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+if(typeof data95 === "string"){
+if(func2(data95) > 32768){
+const err254 = {instancePath:instancePath+"/volumes/" + i6+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data95};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3109,8 +3258,12 @@ vErrors.push(err254);
 }
 errors++;
 }
-if(data100 < 0 || isNaN(data100)){
-const err255 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+}
+}
+if(data93.persistent !== undefined){
+let data96 = data93.persistent;
+if((!(data96 && typeof data96 == "object" && !Array.isArray(data96))) && (data96 !== null)){
+const err255 = {instancePath:instancePath+"/volumes/" + i6+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data96};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3119,12 +3272,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-}
-}
-if(data99.maximumOverCapacity !== undefined){
-let data101 = data99.maximumOverCapacity;
-if((!((typeof data101 == "number") && (isFinite(data101)))) && (data101 !== null)){
-const err256 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.size === undefined){
+const err256 = {instancePath:instancePath+"/volumes/" + i6+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data96};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3133,9 +3283,10 @@ vErrors.push(err256);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 > 1 || isNaN(data101)){
-const err257 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+if(data96.type !== undefined){
+let data97 = data96.type;
+if((typeof data97 !== "string") && (data97 !== null)){
+const err257 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3144,8 +3295,8 @@ vErrors.push(err257);
 }
 errors++;
 }
-if(data101 < 0 || isNaN(data101)){
-const err258 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+if(!((((data97 === "root") || (data97 === "path")) || (data97 === "mount")) || (data97 === null))){
+const err258 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3154,14 +3305,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data94.placement !== undefined){
-let data102 = data94.placement;
-if((!(data102 && typeof data102 == "object" && !Array.isArray(data102))) && (data102 !== null)){
-const err259 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data102};
+if(typeof data97 === "string"){
+if(func2(data97) > 32768){
+const err259 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3170,11 +3316,12 @@ vErrors.push(err259);
 }
 errors++;
 }
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
-if(data102.constraints !== undefined){
-let data103 = data102.constraints;
-if((!(Array.isArray(data103))) && (data103 !== null)){
-const err260 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data103};
+}
+}
+if(data96.size !== undefined){
+let data98 = data96.size;
+if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
+const err260 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3183,9 +3330,9 @@ vErrors.push(err260);
 }
 errors++;
 }
-if(Array.isArray(data103)){
-if(data103.length > 1000){
-const err261 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data103};
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 1000000000 || isNaN(data98)){
+const err261 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3194,11 +3341,8 @@ vErrors.push(err261);
 }
 errors++;
 }
-const len7 = data103.length;
-for(let i7=0; i7<len7; i7++){
-let data104 = data103[i7];
-if(!data104 || typeof data104 != "object"){
-const err262 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if(data98 < 0 || isNaN(data98)){
+const err262 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3207,9 +3351,12 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(Array.isArray(data104)){
-if(data104.length > 3){
-const err263 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+}
+}
+if(data96.maxSize !== undefined){
+let data99 = data96.maxSize;
+if((!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))) && (data99 !== null)){
+const err263 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3218,8 +3365,9 @@ vErrors.push(err263);
 }
 errors++;
 }
-if(data104.length < 2){
-const err264 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if((typeof data99 == "number") && (isFinite(data99))){
+if(data99 > 1000000000 || isNaN(data99)){
+const err264 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3228,12 +3376,8 @@ vErrors.push(err264);
 }
 errors++;
 }
-const len8 = data104.length;
-for(let i8=0; i8<len8; i8++){
-let data105 = data104[i8];
-if(typeof data105 === "string"){
-if(func2(data105) > 32768){
-const err265 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data105};
+if(data99 < 0 || isNaN(data99)){
+const err265 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3243,8 +3387,11 @@ vErrors.push(err265);
 errors++;
 }
 }
-else {
-const err266 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data105};
+}
+if(data96.profileName !== undefined){
+let data100 = data96.profileName;
+if((typeof data100 !== "string") && (data100 !== null)){
+const err266 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data100};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3253,11 +3400,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-}
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-if(data104.fieldName === undefined){
-const err267 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if(typeof data100 === "string"){
+if(func2(data100) > 32768){
+const err267 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data100};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3266,8 +3411,13 @@ vErrors.push(err267);
 }
 errors++;
 }
-if(data104.operator === undefined){
-const err268 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+}
+}
+}
+}
+}
+else {
+const err268 = {instancePath:instancePath+"/volumes/" + i6,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data93};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3276,11 +3426,13 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data104.fieldName !== undefined){
-let data106 = data104.fieldName;
-if(typeof data106 === "string"){
-if(func2(data106) > 32768){
-const err269 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data106};
+}
+}
+}
+if(data.networks !== undefined){
+let data101 = data.networks;
+if((!(Array.isArray(data101))) && (data101 !== null)){
+const err269 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data101};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3289,9 +3441,9 @@ vErrors.push(err269);
 }
 errors++;
 }
-}
-else {
-const err270 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data106};
+if(Array.isArray(data101)){
+if(data101.length > 1000){
+const err270 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data101};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3300,12 +3452,14 @@ vErrors.push(err270);
 }
 errors++;
 }
-}
-if(data104.operator !== undefined){
-let data107 = data104.operator;
-if(typeof data107 === "string"){
-if(func2(data107) > 32768){
-const err271 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data107};
+const len7 = data101.length;
+for(let i7=0; i7<len7; i7++){
+let data102 = data101[i7];
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+if(data102.mode !== undefined){
+let data103 = data102.mode;
+if((typeof data103 !== "string") && (data103 !== null)){
+const err271 = {instancePath:instancePath+"/networks/" + i7+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data103};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3314,9 +3468,9 @@ vErrors.push(err271);
 }
 errors++;
 }
-}
-else {
-const err272 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data107};
+if(typeof data103 === "string"){
+if(func2(data103) > 32768){
+const err272 = {instancePath:instancePath+"/networks/" + i7+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data103};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3326,10 +3480,11 @@ vErrors.push(err272);
 errors++;
 }
 }
-if(data104.value !== undefined){
-let data108 = data104.value;
-if((typeof data108 !== "string") && (data108 !== null)){
-const err273 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data108};
+}
+if(data102.name !== undefined){
+let data104 = data102.name;
+if((typeof data104 !== "string") && (data104 !== null)){
+const err273 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3338,9 +3493,9 @@ vErrors.push(err273);
 }
 errors++;
 }
-if(typeof data108 === "string"){
-if(func2(data108) > 32768){
-const err274 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data108};
+if(typeof data104 === "string"){
+if(func2(data104) > 63){
+const err274 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3349,16 +3504,8 @@ vErrors.push(err274);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-if(data102.acceptedResourceRoles !== undefined){
-let data109 = data102.acceptedResourceRoles;
-if((!(Array.isArray(data109))) && (data109 !== null)){
-const err275 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data109};
+if(func2(data104) < 1){
+const err275 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3367,9 +3514,8 @@ vErrors.push(err275);
 }
 errors++;
 }
-if(Array.isArray(data109)){
-if(data109.length > 1000){
-const err276 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data109};
+if(!pattern6.test(data104)){
+const err276 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3378,12 +3524,12 @@ vErrors.push(err276);
 }
 errors++;
 }
-const len9 = data109.length;
-for(let i9=0; i9<len9; i9++){
-let data110 = data109[i9];
-if(typeof data110 === "string"){
-if(func2(data110) > 32768){
-const err277 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data110};
+}
+}
+if(data102.labels !== undefined){
+let data105 = data102.labels;
+if((!(data105 && typeof data105 == "object" && !Array.isArray(data105))) && (data105 !== null)){
+const err277 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3392,9 +3538,9 @@ vErrors.push(err277);
 }
 errors++;
 }
-}
-else {
-const err278 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data110};
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+if(Object.keys(data105).length > 1000){
+const err278 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3403,15 +3549,11 @@ vErrors.push(err278);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-if(data94.killSelection !== undefined){
-let data111 = data94.killSelection;
-if((typeof data111 !== "string") && (data111 !== null)){
-const err279 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data111};
+for(const key14 in data105){
+const _errs273 = errors;
+if(typeof key14 === "string"){
+if(func2(key14) > 1024){
+const err279 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3420,9 +3562,10 @@ vErrors.push(err279);
 }
 errors++;
 }
-if(typeof data111 === "string"){
-if(func2(data111) > 32768){
-const err280 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data111};
+}
+var valid69 = _errs273 === errors;
+if(!valid69){
+const err280 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3431,8 +3574,12 @@ vErrors.push(err280);
 }
 errors++;
 }
-if(!["youngest_first","oldest_first"].includes(data111.toLowerCase())){
-const err281 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data111};
+}
+for(const key15 in data105){
+let data106 = data105[key15];
+if(typeof data106 === "string"){
+if(func2(data106) > 32768){
+const err281 = {instancePath:instancePath+"/networks/" + i7+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data106};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3442,11 +3589,8 @@ vErrors.push(err281);
 errors++;
 }
 }
-}
-if(data94.unreachableStrategy !== undefined){
-let data112 = data94.unreachableStrategy;
-if(((typeof data112 !== "string") && (!(data112 && typeof data112 == "object" && !Array.isArray(data112)))) && (data112 !== null)){
-const err282 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data112};
+else {
+const err282 = {instancePath:instancePath+"/networks/" + i7+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data106};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3455,11 +3599,12 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-if(data112.inactiveAfterSeconds !== undefined){
-let data113 = data112.inactiveAfterSeconds;
-if((!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))) && (data113 !== null)){
-const err283 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+}
+}
+}
+}
+else {
+const err283 = {instancePath:instancePath+"/networks/" + i7,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data102};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3468,9 +3613,13 @@ vErrors.push(err283);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 2147483647 || isNaN(data113)){
-const err284 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+}
+}
+}
+if(data.scaling !== undefined){
+let data107 = data.scaling;
+if((!(data107 && typeof data107 == "object" && !Array.isArray(data107))) && (data107 !== null)){
+const err284 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data107};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3479,8 +3628,11 @@ vErrors.push(err284);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err285 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.kind !== undefined){
+let data108 = data107.kind;
+if((typeof data108 !== "string") && (data108 !== null)){
+const err285 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3489,12 +3641,9 @@ vErrors.push(err285);
 }
 errors++;
 }
-}
-}
-if(data112.expungeAfterSeconds !== undefined){
-let data114 = data112.expungeAfterSeconds;
-if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
-const err286 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+if(typeof data108 === "string"){
+if(func2(data108) > 32768){
+const err286 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3503,9 +3652,8 @@ vErrors.push(err286);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 > 2147483647 || isNaN(data114)){
-const err287 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+if(!["fixed"].includes(data108.toLowerCase())){
+const err287 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3514,8 +3662,12 @@ vErrors.push(err287);
 }
 errors++;
 }
-if(data114 < 0 || isNaN(data114)){
-const err288 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+}
+}
+if(data107.instances !== undefined){
+let data109 = data107.instances;
+if((!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))) && (data109 !== null)){
+const err288 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3524,16 +3676,9 @@ vErrors.push(err288);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-if(data.executorResources !== undefined){
-let data115 = data.executorResources;
-if((!(data115 && typeof data115 == "object" && !Array.isArray(data115))) && (data115 !== null)){
-const err289 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data115};
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 > 100000 || isNaN(data109)){
+const err289 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3542,11 +3687,8 @@ vErrors.push(err289);
 }
 errors++;
 }
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-if(data115.cpus !== undefined){
-let data116 = data115.cpus;
-if((!((typeof data116 == "number") && (isFinite(data116)))) && (data116 !== null)){
-const err290 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data116};
+if(data109 < 0 || isNaN(data109)){
+const err290 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3555,9 +3697,12 @@ vErrors.push(err290);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 1000000000 || isNaN(data116)){
-const err291 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data116};
+}
+}
+if(data107.maxInstances !== undefined){
+let data110 = data107.maxInstances;
+if((!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))) && (data110 !== null)){
+const err291 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3566,8 +3711,9 @@ vErrors.push(err291);
 }
 errors++;
 }
-if(data116 < 0.1 || isNaN(data116)){
-const err292 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data116};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 > 100000 || isNaN(data110)){
+const err292 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3576,12 +3722,8 @@ vErrors.push(err292);
 }
 errors++;
 }
-}
-}
-if(data115.mem !== undefined){
-let data117 = data115.mem;
-if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
-const err293 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data117};
+if(data110 < 0 || isNaN(data110)){
+const err293 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3590,9 +3732,14 @@ vErrors.push(err293);
 }
 errors++;
 }
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 1000000000 || isNaN(data117)){
-const err294 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data117};
+}
+}
+}
+}
+if(data.scheduling !== undefined){
+let data111 = data.scheduling;
+if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
+const err294 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data111};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3601,8 +3748,11 @@ vErrors.push(err294);
 }
 errors++;
 }
-if(data117 < 32 || isNaN(data117)){
-const err295 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data117};
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.backoff !== undefined){
+let data112 = data111.backoff;
+if((!(data112 && typeof data112 == "object" && !Array.isArray(data112))) && (data112 !== null)){
+const err295 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data112};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3611,12 +3761,11 @@ vErrors.push(err295);
 }
 errors++;
 }
-}
-}
-if(data115.disk !== undefined){
-let data118 = data115.disk;
-if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
-const err296 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data118};
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+if(data112.backoff !== undefined){
+let data113 = data112.backoff;
+if((!((typeof data113 == "number") && (isFinite(data113)))) && (data113 !== null)){
+const err296 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3625,9 +3774,9 @@ vErrors.push(err296);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000000000 || isNaN(data118)){
-const err297 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data118};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 2147483647 || isNaN(data113)){
+const err297 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3636,8 +3785,8 @@ vErrors.push(err297);
 }
 errors++;
 }
-if(data118 < 10 || isNaN(data118)){
-const err298 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data118};
+if(data113 < 0 || isNaN(data113)){
+const err298 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3648,12 +3797,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data.role !== undefined){
-let data119 = data.role;
-if((typeof data119 !== "string") && (data119 !== null)){
-const err299 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data119};
+if(data112.backoffFactor !== undefined){
+let data114 = data112.backoffFactor;
+if((!((typeof data114 == "number") && (isFinite(data114)))) && (data114 !== null)){
+const err299 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -3662,9 +3809,9 @@ vErrors.push(err299);
 }
 errors++;
 }
-if(typeof data119 === "string"){
-if(func2(data119) > 32768){
-const err300 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data119};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 1000 || isNaN(data114)){
+const err300 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -3673,8 +3820,8 @@ vErrors.push(err300);
 }
 errors++;
 }
-if(func2(data119) < 1){
-const err301 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data119};
+if(data114 < 0 || isNaN(data114)){
+const err301 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -3685,14 +3832,844 @@ errors++;
 }
 }
 }
-}
-else {
-const err302 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data112.maxLaunchDelay !== undefined){
+let data115 = data112.maxLaunchDelay;
+if((!((typeof data115 == "number") && (isFinite(data115)))) && (data115 !== null)){
+const err302 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
 if(vErrors === null){
 vErrors = [err302];
 }
 else {
 vErrors.push(err302);
+}
+errors++;
+}
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 > 2147483647 || isNaN(data115)){
+const err303 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
+if(vErrors === null){
+vErrors = [err303];
+}
+else {
+vErrors.push(err303);
+}
+errors++;
+}
+if(data115 < 0 || isNaN(data115)){
+const err304 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
+if(vErrors === null){
+vErrors = [err304];
+}
+else {
+vErrors.push(err304);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data111.upgrade !== undefined){
+let data116 = data111.upgrade;
+if((!(data116 && typeof data116 == "object" && !Array.isArray(data116))) && (data116 !== null)){
+const err305 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data116};
+if(vErrors === null){
+vErrors = [err305];
+}
+else {
+vErrors.push(err305);
+}
+errors++;
+}
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.minimumHealthCapacity !== undefined){
+let data117 = data116.minimumHealthCapacity;
+if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
+const err306 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
+if(vErrors === null){
+vErrors = [err306];
+}
+else {
+vErrors.push(err306);
+}
+errors++;
+}
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 > 1 || isNaN(data117)){
+const err307 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
+if(vErrors === null){
+vErrors = [err307];
+}
+else {
+vErrors.push(err307);
+}
+errors++;
+}
+if(data117 < 0 || isNaN(data117)){
+const err308 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
+if(vErrors === null){
+vErrors = [err308];
+}
+else {
+vErrors.push(err308);
+}
+errors++;
+}
+}
+}
+if(data116.maximumOverCapacity !== undefined){
+let data118 = data116.maximumOverCapacity;
+if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
+const err309 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
+if(vErrors === null){
+vErrors = [err309];
+}
+else {
+vErrors.push(err309);
+}
+errors++;
+}
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 1 || isNaN(data118)){
+const err310 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
+if(vErrors === null){
+vErrors = [err310];
+}
+else {
+vErrors.push(err310);
+}
+errors++;
+}
+if(data118 < 0 || isNaN(data118)){
+const err311 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
+if(vErrors === null){
+vErrors = [err311];
+}
+else {
+vErrors.push(err311);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data111.placement !== undefined){
+let data119 = data111.placement;
+if((!(data119 && typeof data119 == "object" && !Array.isArray(data119))) && (data119 !== null)){
+const err312 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data119};
+if(vErrors === null){
+vErrors = [err312];
+}
+else {
+vErrors.push(err312);
+}
+errors++;
+}
+if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
+if(data119.constraints !== undefined){
+let data120 = data119.constraints;
+if((!(Array.isArray(data120))) && (data120 !== null)){
+const err313 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data120};
+if(vErrors === null){
+vErrors = [err313];
+}
+else {
+vErrors.push(err313);
+}
+errors++;
+}
+if(Array.isArray(data120)){
+if(data120.length > 1000){
+const err314 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data120};
+if(vErrors === null){
+vErrors = [err314];
+}
+else {
+vErrors.push(err314);
+}
+errors++;
+}
+const len8 = data120.length;
+for(let i8=0; i8<len8; i8++){
+let data121 = data120[i8];
+if(!data121 || typeof data121 != "object"){
+const err315 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err315];
+}
+else {
+vErrors.push(err315);
+}
+errors++;
+}
+if(Array.isArray(data121)){
+if(data121.length > 3){
+const err316 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err316];
+}
+else {
+vErrors.push(err316);
+}
+errors++;
+}
+if(data121.length < 2){
+const err317 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err317];
+}
+else {
+vErrors.push(err317);
+}
+errors++;
+}
+const len9 = data121.length;
+for(let i9=0; i9<len9; i9++){
+let data122 = data121[i9];
+if(typeof data122 === "string"){
+if(func2(data122) > 32768){
+const err318 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data122};
+if(vErrors === null){
+vErrors = [err318];
+}
+else {
+vErrors.push(err318);
+}
+errors++;
+}
+}
+else {
+const err319 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data122};
+if(vErrors === null){
+vErrors = [err319];
+}
+else {
+vErrors.push(err319);
+}
+errors++;
+}
+}
+}
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+if(data121.fieldName === undefined){
+const err320 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err320];
+}
+else {
+vErrors.push(err320);
+}
+errors++;
+}
+if(data121.operator === undefined){
+const err321 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err321];
+}
+else {
+vErrors.push(err321);
+}
+errors++;
+}
+if(data121.fieldName !== undefined){
+let data123 = data121.fieldName;
+if(typeof data123 === "string"){
+if(func2(data123) > 32768){
+const err322 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data123};
+if(vErrors === null){
+vErrors = [err322];
+}
+else {
+vErrors.push(err322);
+}
+errors++;
+}
+}
+else {
+const err323 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data123};
+if(vErrors === null){
+vErrors = [err323];
+}
+else {
+vErrors.push(err323);
+}
+errors++;
+}
+}
+if(data121.operator !== undefined){
+let data124 = data121.operator;
+if(typeof data124 === "string"){
+if(func2(data124) > 32768){
+const err324 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data124};
+if(vErrors === null){
+vErrors = [err324];
+}
+else {
+vErrors.push(err324);
+}
+errors++;
+}
+}
+else {
+const err325 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data124};
+if(vErrors === null){
+vErrors = [err325];
+}
+else {
+vErrors.push(err325);
+}
+errors++;
+}
+}
+if(data121.value !== undefined){
+let data125 = data121.value;
+if((typeof data125 !== "string") && (data125 !== null)){
+const err326 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data125};
+if(vErrors === null){
+vErrors = [err326];
+}
+else {
+vErrors.push(err326);
+}
+errors++;
+}
+if(typeof data125 === "string"){
+if(func2(data125) > 32768){
+const err327 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data125};
+if(vErrors === null){
+vErrors = [err327];
+}
+else {
+vErrors.push(err327);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+if(data119.acceptedResourceRoles !== undefined){
+let data126 = data119.acceptedResourceRoles;
+if((!(Array.isArray(data126))) && (data126 !== null)){
+const err328 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data126};
+if(vErrors === null){
+vErrors = [err328];
+}
+else {
+vErrors.push(err328);
+}
+errors++;
+}
+if(Array.isArray(data126)){
+if(data126.length > 1000){
+const err329 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data126};
+if(vErrors === null){
+vErrors = [err329];
+}
+else {
+vErrors.push(err329);
+}
+errors++;
+}
+const len10 = data126.length;
+for(let i10=0; i10<len10; i10++){
+let data127 = data126[i10];
+if(typeof data127 === "string"){
+if(func2(data127) > 32768){
+const err330 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i10,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data127};
+if(vErrors === null){
+vErrors = [err330];
+}
+else {
+vErrors.push(err330);
+}
+errors++;
+}
+}
+else {
+const err331 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i10,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data127};
+if(vErrors === null){
+vErrors = [err331];
+}
+else {
+vErrors.push(err331);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+if(data111.killSelection !== undefined){
+let data128 = data111.killSelection;
+if((typeof data128 !== "string") && (data128 !== null)){
+const err332 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data128};
+if(vErrors === null){
+vErrors = [err332];
+}
+else {
+vErrors.push(err332);
+}
+errors++;
+}
+if(typeof data128 === "string"){
+if(func2(data128) > 32768){
+const err333 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data128};
+if(vErrors === null){
+vErrors = [err333];
+}
+else {
+vErrors.push(err333);
+}
+errors++;
+}
+if(!["youngest_first","oldest_first"].includes(data128.toLowerCase())){
+const err334 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data128};
+if(vErrors === null){
+vErrors = [err334];
+}
+else {
+vErrors.push(err334);
+}
+errors++;
+}
+}
+}
+if(data111.unreachableStrategy !== undefined){
+let data129 = data111.unreachableStrategy;
+if(((typeof data129 !== "string") && (!(data129 && typeof data129 == "object" && !Array.isArray(data129)))) && (data129 !== null)){
+const err335 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data129};
+if(vErrors === null){
+vErrors = [err335];
+}
+else {
+vErrors.push(err335);
+}
+errors++;
+}
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+if(data129.inactiveAfterSeconds !== undefined){
+let data130 = data129.inactiveAfterSeconds;
+if((!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))) && (data130 !== null)){
+const err336 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
+if(vErrors === null){
+vErrors = [err336];
+}
+else {
+vErrors.push(err336);
+}
+errors++;
+}
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 > 2147483647 || isNaN(data130)){
+const err337 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
+if(vErrors === null){
+vErrors = [err337];
+}
+else {
+vErrors.push(err337);
+}
+errors++;
+}
+if(data130 < 0 || isNaN(data130)){
+const err338 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
+if(vErrors === null){
+vErrors = [err338];
+}
+else {
+vErrors.push(err338);
+}
+errors++;
+}
+}
+}
+if(data129.expungeAfterSeconds !== undefined){
+let data131 = data129.expungeAfterSeconds;
+if((!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))) && (data131 !== null)){
+const err339 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
+if(vErrors === null){
+vErrors = [err339];
+}
+else {
+vErrors.push(err339);
+}
+errors++;
+}
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 > 2147483647 || isNaN(data131)){
+const err340 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
+if(vErrors === null){
+vErrors = [err340];
+}
+else {
+vErrors.push(err340);
+}
+errors++;
+}
+if(data131 < 0 || isNaN(data131)){
+const err341 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
+if(vErrors === null){
+vErrors = [err341];
+}
+else {
+vErrors.push(err341);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+if(data.executorResources !== undefined){
+let data132 = data.executorResources;
+if((!(data132 && typeof data132 == "object" && !Array.isArray(data132))) && (data132 !== null)){
+const err342 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data132};
+if(vErrors === null){
+vErrors = [err342];
+}
+else {
+vErrors.push(err342);
+}
+errors++;
+}
+if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
+if(data132.cpus !== undefined){
+let data133 = data132.cpus;
+if((!((typeof data133 == "number") && (isFinite(data133)))) && (data133 !== null)){
+const err343 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data133};
+if(vErrors === null){
+vErrors = [err343];
+}
+else {
+vErrors.push(err343);
+}
+errors++;
+}
+if((typeof data133 == "number") && (isFinite(data133))){
+if(data133 > 1000000000 || isNaN(data133)){
+const err344 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data133};
+if(vErrors === null){
+vErrors = [err344];
+}
+else {
+vErrors.push(err344);
+}
+errors++;
+}
+if(data133 < 0.1 || isNaN(data133)){
+const err345 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data133};
+if(vErrors === null){
+vErrors = [err345];
+}
+else {
+vErrors.push(err345);
+}
+errors++;
+}
+}
+}
+if(data132.mem !== undefined){
+let data134 = data132.mem;
+if((!((typeof data134 == "number") && (isFinite(data134)))) && (data134 !== null)){
+const err346 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data134};
+if(vErrors === null){
+vErrors = [err346];
+}
+else {
+vErrors.push(err346);
+}
+errors++;
+}
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 > 1000000000 || isNaN(data134)){
+const err347 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data134};
+if(vErrors === null){
+vErrors = [err347];
+}
+else {
+vErrors.push(err347);
+}
+errors++;
+}
+if(data134 < 32 || isNaN(data134)){
+const err348 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data134};
+if(vErrors === null){
+vErrors = [err348];
+}
+else {
+vErrors.push(err348);
+}
+errors++;
+}
+}
+}
+if(data132.disk !== undefined){
+let data135 = data132.disk;
+if((!((typeof data135 == "number") && (isFinite(data135)))) && (data135 !== null)){
+const err349 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data135};
+if(vErrors === null){
+vErrors = [err349];
+}
+else {
+vErrors.push(err349);
+}
+errors++;
+}
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 > 1000000000 || isNaN(data135)){
+const err350 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data135};
+if(vErrors === null){
+vErrors = [err350];
+}
+else {
+vErrors.push(err350);
+}
+errors++;
+}
+if(data135 < 10 || isNaN(data135)){
+const err351 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data135};
+if(vErrors === null){
+vErrors = [err351];
+}
+else {
+vErrors.push(err351);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data.linuxInfo !== undefined){
+let data136 = data.linuxInfo;
+if((!(data136 && typeof data136 == "object" && !Array.isArray(data136))) && (data136 !== null)){
+const err352 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.type,parentSchema:schema11.properties.linuxInfo,data:data136};
+if(vErrors === null){
+vErrors = [err352];
+}
+else {
+vErrors.push(err352);
+}
+errors++;
+}
+if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
+if(data136.ipcInfo !== undefined){
+let data137 = data136.ipcInfo;
+if((!(data137 && typeof data137 == "object" && !Array.isArray(data137))) && (data137 !== null)){
+const err353 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo,data:data137};
+if(vErrors === null){
+vErrors = [err353];
+}
+else {
+vErrors.push(err353);
+}
+errors++;
+}
+if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
+if(data137.shmSize !== undefined){
+let data138 = data137.shmSize;
+const _errs342 = errors;
+let valid87 = true;
+const _errs343 = errors;
+if(!((typeof data138 == "number") && (isFinite(data138)))){
+const err354 = {};
+if(vErrors === null){
+vErrors = [err354];
+}
+else {
+vErrors.push(err354);
+}
+errors++;
+}
+var _valid10 = _errs343 === errors;
+errors = _errs342;
+if(vErrors !== null){
+if(_errs342){
+vErrors.length = _errs342;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs345 = errors;
+if((typeof data138 == "number") && (isFinite(data138))){
+if(data138 > 1000000000 || isNaN(data138)){
+const err355 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
+if(vErrors === null){
+vErrors = [err355];
+}
+else {
+vErrors.push(err355);
+}
+errors++;
+}
+if(data138 < 0 || isNaN(data138)){
+const err356 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
+if(vErrors === null){
+vErrors = [err356];
+}
+else {
+vErrors.push(err356);
+}
+errors++;
+}
+}
+else {
+const err357 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
+if(vErrors === null){
+vErrors = [err357];
+}
+else {
+vErrors.push(err357);
+}
+errors++;
+}
+var _valid10 = _errs345 === errors;
+valid87 = _valid10;
+}
+if(!valid87){
+const err358 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data138};
+if(vErrors === null){
+vErrors = [err358];
+}
+else {
+vErrors.push(err358);
+}
+errors++;
+}
+}
+}
+}
+if(data136.seccomp !== undefined){
+let data139 = data136.seccomp;
+if((!(data139 && typeof data139 == "object" && !Array.isArray(data139))) && (data139 !== null)){
+const err359 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.seccomp.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.seccomp.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp,data:data139};
+if(vErrors === null){
+vErrors = [err359];
+}
+else {
+vErrors.push(err359);
+}
+errors++;
+}
+if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
+if(data139.profileName !== undefined){
+let data140 = data139.profileName;
+const _errs351 = errors;
+let valid89 = true;
+const _errs352 = errors;
+if(typeof data140 !== "string"){
+const err360 = {};
+if(vErrors === null){
+vErrors = [err360];
+}
+else {
+vErrors.push(err360);
+}
+errors++;
+}
+var _valid11 = _errs352 === errors;
+errors = _errs351;
+if(vErrors !== null){
+if(_errs351){
+vErrors.length = _errs351;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs354 = errors;
+if(typeof data140 === "string"){
+if(func2(data140) > 32768){
+const err361 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data140};
+if(vErrors === null){
+vErrors = [err361];
+}
+else {
+vErrors.push(err361);
+}
+errors++;
+}
+}
+else {
+const err362 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data140};
+if(vErrors === null){
+vErrors = [err362];
+}
+else {
+vErrors.push(err362);
+}
+errors++;
+}
+var _valid11 = _errs354 === errors;
+valid89 = _valid11;
+}
+if(!valid89){
+const err363 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName,data:data140};
+if(vErrors === null){
+vErrors = [err363];
+}
+else {
+vErrors.push(err363);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+if(data.role !== undefined){
+let data141 = data.role;
+if((typeof data141 !== "string") && (data141 !== null)){
+const err364 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data141};
+if(vErrors === null){
+vErrors = [err364];
+}
+else {
+vErrors.push(err364);
+}
+errors++;
+}
+if(typeof data141 === "string"){
+if(func2(data141) > 32768){
+const err365 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data141};
+if(vErrors === null){
+vErrors = [err365];
+}
+else {
+vErrors.push(err365);
+}
+errors++;
+}
+if(func2(data141) < 1){
+const err366 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data141};
+if(vErrors === null){
+vErrors = [err366];
+}
+else {
+vErrors.push(err366);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err367 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err367];
+}
+else {
+vErrors.push(err367);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.app = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"],"additionalProperties":false},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}},"additionalProperties":false},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"],"additionalProperties":false},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false}},"required":["image"],"additionalProperties":false},"linuxInfo":{"type":"object"},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"],"additionalProperties":false},"external":{"type":"object"},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"],"additionalProperties":false},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}},"additionalProperties":false},"maxItems":1000}},"additionalProperties":false},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}},"additionalProperties":false},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"],"additionalProperties":false},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"],"additionalProperties":false},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}},"additionalProperties":false},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}},"additionalProperties":false},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}},"additionalProperties":false},"exec":{"type":"object","properties":{"command":{"type":"object"}},"required":["command"],"additionalProperties":false},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}},"additionalProperties":false},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"additionalProperties":false},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}},"additionalProperties":false},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}},"additionalProperties":false},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}},"additionalProperties":false},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":false},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"],"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}},"additionalProperties":false},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}},"additionalProperties":false}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"],"additionalProperties":false},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}},"additionalProperties":false},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"],"additionalProperties":false},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false}},"required":["image"],"additionalProperties":false},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"],"additionalProperties":false},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"],"additionalProperties":false},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}},"additionalProperties":false},"maxItems":1000}},"additionalProperties":false},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}},"additionalProperties":false},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"],"additionalProperties":false},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"],"additionalProperties":false},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}},"additionalProperties":false},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}},"additionalProperties":false},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}},"additionalProperties":false},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"],"additionalProperties":false},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}},"additionalProperties":false},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"additionalProperties":false},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}},"additionalProperties":false},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}},"additionalProperties":false},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}},"additionalProperties":false},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":false},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"],"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}},"additionalProperties":false},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}},"additionalProperties":false}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
@@ -1191,8 +1191,17 @@ errors++;
 }
 if(data11.linuxInfo !== undefined){
 let data38 = data11.linuxInfo;
-if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
-const err97 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.linuxInfo.type,parentSchema:schema11.properties.container.properties.linuxInfo,data:data38};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.ipcInfo !== undefined){
+let data39 = data38.ipcInfo;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.shmSize !== undefined){
+let data40 = data39.shmSize;
+const _errs92 = errors;
+let valid25 = true;
+const _errs93 = errors;
+if(!((typeof data40 == "number") && (isFinite(data40)))){
+const err97 = {};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1201,12 +1210,21 @@ vErrors.push(err97);
 }
 errors++;
 }
+var _valid0 = _errs93 === errors;
+errors = _errs92;
+if(vErrors !== null){
+if(_errs92){
+vErrors.length = _errs92;
 }
-if(data11.volumes !== undefined){
-let data39 = data11.volumes;
-if(Array.isArray(data39)){
-if(data39.length > 1000){
-const err98 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes,data:data39};
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs95 = errors;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 > 1000000000 || isNaN(data40)){
+const err98 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1215,12 +1233,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-const len7 = data39.length;
-for(let i7=0; i7<len7; i7++){
-let data40 = data39[i7];
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.containerPath === undefined){
-const err99 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema11.properties.container.properties.volumes.items.required,parentSchema:schema11.properties.container.properties.volumes.items,data:data40};
+if(data40 < 0 || isNaN(data40)){
+const err99 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1229,9 +1243,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-for(const key9 in data40){
-if(!((((((key9 === "containerPath") || (key9 === "hostPath")) || (key9 === "mode")) || (key9 === "persistent")) || (key9 === "external")) || (key9 === "secret"))){
-const err100 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.container.properties.volumes.items,data:data40};
+}
+else {
+const err100 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1240,12 +1254,11 @@ vErrors.push(err100);
 }
 errors++;
 }
+var _valid0 = _errs95 === errors;
+valid25 = _valid0;
 }
-if(data40.containerPath !== undefined){
-let data41 = data40.containerPath;
-if(typeof data41 === "string"){
-if(func3(data41) > 32768){
-const err101 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+if(!valid25){
+const err101 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data40};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1254,8 +1267,19 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(func3(data41) < 1){
-const err102 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+}
+}
+}
+if(data38.seccomp !== undefined){
+let data41 = data38.seccomp;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.profileName !== undefined){
+let data42 = data41.profileName;
+const _errs101 = errors;
+let valid27 = true;
+const _errs102 = errors;
+if(typeof data42 !== "string"){
+const err102 = {};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1264,9 +1288,21 @@ vErrors.push(err102);
 }
 errors++;
 }
+var _valid1 = _errs102 === errors;
+errors = _errs101;
+if(vErrors !== null){
+if(_errs101){
+vErrors.length = _errs101;
 }
 else {
-const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs104 = errors;
+if(typeof data42 === "string"){
+if(func3(data42) > 32768){
+const err103 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data42};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1276,11 +1312,8 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data40.hostPath !== undefined){
-let data42 = data40.hostPath;
-if(typeof data42 === "string"){
-if(func3(data42) > 32768){
-const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+else {
+const err104 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data42};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1289,8 +1322,11 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(func3(data42) < 1){
-const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+var _valid1 = _errs104 === errors;
+valid27 = _valid1;
+}
+if(!valid27){
+const err105 = {instancePath:instancePath+"/container/linuxInfo/seccomp/profileName",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema11.properties.container.properties.linuxInfo.properties.seccomp.properties.profileName,data:data42};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1300,8 +1336,9 @@ vErrors.push(err105);
 errors++;
 }
 }
+}
 else {
-const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+const err106 = {instancePath:instancePath+"/container/linuxInfo/seccomp",schemaPath:"#/properties/container/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.linuxInfo.properties.seccomp.type,parentSchema:schema11.properties.container.properties.linuxInfo.properties.seccomp,data:data41};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1311,10 +1348,9 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data40.mode !== undefined){
-let data43 = data40.mode;
-if(typeof data43 !== "string"){
-const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data43};
+}
+else {
+const err107 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.linuxInfo.type,parentSchema:schema11.properties.container.properties.linuxInfo,data:data38};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1323,8 +1359,12 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(!((data43 === "RO") || (data43 === "RW"))){
-const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data43};
+}
+if(data11.volumes !== undefined){
+let data43 = data11.volumes;
+if(Array.isArray(data43)){
+if(data43.length > 1000){
+const err108 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes,data:data43};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1333,12 +1373,12 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-if(data40.persistent !== undefined){
-let data44 = data40.persistent;
+const len7 = data43.length;
+for(let i7=0; i7<len7; i7++){
+let data44 = data43[i7];
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.size === undefined){
-const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data44};
+if(data44.containerPath === undefined){
+const err109 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema11.properties.container.properties.volumes.items.required,parentSchema:schema11.properties.container.properties.volumes.items,data:data44};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1347,9 +1387,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-for(const key10 in data44){
-if(!(((((key10 === "type") || (key10 === "size")) || (key10 === "maxSize")) || (key10 === "profileName")) || (key10 === "constraints"))){
-const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data44};
+for(const key9 in data44){
+if(!((((((key9 === "containerPath") || (key9 === "hostPath")) || (key9 === "mode")) || (key9 === "persistent")) || (key9 === "external")) || (key9 === "secret"))){
+const err110 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.container.properties.volumes.items,data:data44};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1359,10 +1399,11 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data44.type !== undefined){
-let data45 = data44.type;
-if(typeof data45 !== "string"){
-const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+if(data44.containerPath !== undefined){
+let data45 = data44.containerPath;
+if(typeof data45 === "string"){
+if(func3(data45) > 32768){
+const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1371,8 +1412,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(!(((data45 === "root") || (data45 === "path")) || (data45 === "mount"))){
-const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+if(func3(data45) < 1){
+const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1382,10 +1423,8 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data44.size !== undefined){
-let data46 = data44.size;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+else {
+const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data45};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1394,9 +1433,12 @@ vErrors.push(err113);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 1000000000 || isNaN(data46)){
-const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+}
+if(data44.hostPath !== undefined){
+let data46 = data44.hostPath;
+if(typeof data46 === "string"){
+if(func3(data46) > 32768){
+const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1405,8 +1447,8 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(data46 < 0 || isNaN(data46)){
-const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+if(func3(data46) < 1){
+const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1416,11 +1458,8 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
-if(data44.maxSize !== undefined){
-let data47 = data44.maxSize;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+else {
+const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data46};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1429,9 +1468,11 @@ vErrors.push(err116);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 1000000000 || isNaN(data47)){
-const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+}
+if(data44.mode !== undefined){
+let data47 = data44.mode;
+if(typeof data47 !== "string"){
+const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data47};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1440,8 +1481,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data47 < 0 || isNaN(data47)){
-const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+if(!((data47 === "RO") || (data47 === "RW"))){
+const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data47};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1451,12 +1492,11 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-if(data44.profileName !== undefined){
-let data48 = data44.profileName;
-if(typeof data48 === "string"){
-if(func3(data48) > 32768){
-const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+if(data44.persistent !== undefined){
+let data48 = data44.persistent;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.size === undefined){
+const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data48};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1465,9 +1505,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-else {
-const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+for(const key10 in data48){
+if(!(((((key10 === "type") || (key10 === "size")) || (key10 === "maxSize")) || (key10 === "profileName")) || (key10 === "constraints"))){
+const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data48};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1477,11 +1517,10 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data44.constraints !== undefined){
-let data49 = data44.constraints;
-if(Array.isArray(data49)){
-if(data49.length > 1000){
-const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if(data48.type !== undefined){
+let data49 = data48.type;
+if(typeof data49 !== "string"){
+const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data49};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1490,12 +1529,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-const len8 = data49.length;
-for(let i8=0; i8<len8; i8++){
-let data50 = data49[i8];
-if(Array.isArray(data50)){
-if(data50.length > 3){
-const err122 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+if(!(((data49 === "root") || (data49 === "path")) || (data49 === "mount"))){
+const err122 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data49};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1504,8 +1539,11 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data50.length < 2){
-const err123 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+}
+if(data48.size !== undefined){
+let data50 = data48.size;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err123 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1514,12 +1552,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-const len9 = data50.length;
-for(let i9=0; i9<len9; i9++){
-let data51 = data50[i9];
-if(typeof data51 === "string"){
-if(func3(data51) > 32768){
-const err124 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 1000000000 || isNaN(data50)){
+const err124 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1528,9 +1563,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-else {
-const err125 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+if(data50 < 0 || isNaN(data50)){
+const err125 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data50};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1541,8 +1575,10 @@ errors++;
 }
 }
 }
-else {
-const err126 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+if(data48.maxSize !== undefined){
+let data51 = data48.maxSize;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err126 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1551,10 +1587,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-}
-else {
-const err127 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 1000000000 || isNaN(data51)){
+const err127 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1563,10 +1598,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-}
-else {
-const err128 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data44};
+if(data51 < 0 || isNaN(data51)){
+const err128 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data51};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1576,10 +1609,12 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data40.external !== undefined){
-let data52 = data40.external;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err129 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external,data:data52};
+}
+if(data48.profileName !== undefined){
+let data52 = data48.profileName;
+if(typeof data52 === "string"){
+if(func3(data52) > 32768){
+const err129 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data52};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1589,11 +1624,8 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data40.secret !== undefined){
-let data53 = data40.secret;
-if(typeof data53 === "string"){
-if(func3(data53) > 32768){
-const err130 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data53};
+else {
+const err130 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data52};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1603,8 +1635,11 @@ vErrors.push(err130);
 errors++;
 }
 }
-else {
-const err131 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data53};
+if(data48.constraints !== undefined){
+let data53 = data48.constraints;
+if(Array.isArray(data53)){
+if(data53.length > 1000){
+const err131 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data53};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1613,10 +1648,12 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.type,parentSchema:schema11.properties.container.properties.volumes.items,data:data40};
+const len8 = data53.length;
+for(let i8=0; i8<len8; i8++){
+let data54 = data53[i8];
+if(Array.isArray(data54)){
+if(data54.length > 3){
+const err132 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1625,10 +1662,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-}
-else {
-const err133 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.type,parentSchema:schema11.properties.container.properties.volumes,data:data39};
+if(data54.length < 2){
+const err133 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1637,12 +1672,12 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-if(data11.portMappings !== undefined){
-let data54 = data11.portMappings;
-if(Array.isArray(data54)){
-if(data54.length > 1000){
-const err134 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings,data:data54};
+const len9 = data54.length;
+for(let i9=0; i9<len9; i9++){
+let data55 = data54[i9];
+if(typeof data55 === "string"){
+if(func3(data55) > 32768){
+const err134 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data55};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1651,13 +1686,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-const len10 = data54.length;
-for(let i10=0; i10<len10; i10++){
-let data55 = data54[i10];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-for(const key11 in data55){
-if(!(((((((key11 === "containerPort") || (key11 === "hostPort")) || (key11 === "servicePort")) || (key11 === "labels")) || (key11 === "name")) || (key11 === "protocol")) || (key11 === "networkNames"))){
-const err135 = {instancePath:instancePath+"/container/portMappings/" + i10,schemaPath:"#/properties/container/properties/portMappings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.container.properties.portMappings.items,data:data55};
+}
+else {
+const err135 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data55};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1667,10 +1698,9 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data55.containerPort !== undefined){
-let data56 = data55.containerPort;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err136 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+else {
+const err136 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data54};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1679,9 +1709,10 @@ vErrors.push(err136);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 > 65535 || isNaN(data56)){
-const err137 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data53};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1690,8 +1721,10 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data56 < 0 || isNaN(data56)){
-const err138 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err138 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data48};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1701,11 +1734,16 @@ vErrors.push(err138);
 errors++;
 }
 }
-}
-if(data55.hostPort !== undefined){
-let data57 = data55.hostPort;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
-const err139 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+if(data44.external !== undefined){
+let data56 = data44.external;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.name !== undefined){
+let data57 = data56.name;
+const _errs138 = errors;
+let valid37 = true;
+const _errs139 = errors;
+if(typeof data57 !== "string"){
+const err139 = {};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1714,9 +1752,21 @@ vErrors.push(err139);
 }
 errors++;
 }
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 > 65535 || isNaN(data57)){
-const err140 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+var _valid2 = _errs139 === errors;
+errors = _errs138;
+if(vErrors !== null){
+if(_errs138){
+vErrors.length = _errs138;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs141 = errors;
+if(typeof data57 === "string"){
+if(func3(data57) > 32768){
+const err140 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.name.then,data:data57};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1725,8 +1775,9 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data57 < 0 || isNaN(data57)){
-const err141 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+}
+else {
+const err141 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.name.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.name.then,data:data57};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1735,12 +1786,11 @@ vErrors.push(err141);
 }
 errors++;
 }
+var _valid2 = _errs141 === errors;
+valid37 = _valid2;
 }
-}
-if(data55.servicePort !== undefined){
-let data58 = data55.servicePort;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err142 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+if(!valid37){
+const err142 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/name",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/name/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.name.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.name,data:data57};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1749,9 +1799,14 @@ vErrors.push(err142);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 65535 || isNaN(data58)){
-const err143 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+}
+if(data56.provider !== undefined){
+let data58 = data56.provider;
+const _errs144 = errors;
+let valid38 = true;
+const _errs145 = errors;
+if(typeof data58 !== "string"){
+const err143 = {};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1760,8 +1815,21 @@ vErrors.push(err143);
 }
 errors++;
 }
-if(data58 < 0 || isNaN(data58)){
-const err144 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+var _valid3 = _errs145 === errors;
+errors = _errs144;
+if(vErrors !== null){
+if(_errs144){
+vErrors.length = _errs144;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs147 = errors;
+if(typeof data58 === "string"){
+if(func3(data58) > 32768){
+const err144 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider.then,data:data58};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1771,12 +1839,8 @@ vErrors.push(err144);
 errors++;
 }
 }
-}
-if(data55.labels !== undefined){
-let data59 = data55.labels;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(Object.keys(data59).length > 1000){
-const err145 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+else {
+const err145 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider.then,data:data58};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1785,11 +1849,11 @@ vErrors.push(err145);
 }
 errors++;
 }
-for(const key12 in data59){
-const _errs133 = errors;
-if(typeof key12 === "string"){
-if(func3(key12) > 1024){
-const err146 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key12,propertyName:key12};
+var _valid3 = _errs147 === errors;
+valid38 = _valid3;
+}
+if(!valid38){
+const err146 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/provider",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/provider/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.provider,data:data58};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1799,9 +1863,13 @@ vErrors.push(err146);
 errors++;
 }
 }
-var valid34 = _errs133 === errors;
-if(!valid34){
-const err147 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(data56.size !== undefined){
+let data59 = data56.size;
+const _errs150 = errors;
+let valid39 = true;
+const _errs151 = errors;
+if(!((typeof data59 == "number") && (isFinite(data59)))){
+const err147 = {};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1810,12 +1878,21 @@ vErrors.push(err147);
 }
 errors++;
 }
+var _valid4 = _errs151 === errors;
+errors = _errs150;
+if(vErrors !== null){
+if(_errs150){
+vErrors.length = _errs150;
 }
-for(const key13 in data59){
-let data60 = data59[key13];
-if(typeof data60 === "string"){
-if(func3(data60) > 32768){
-const err148 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs153 = errors;
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 > 1000000000 || isNaN(data59)){
+const err148 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1824,9 +1901,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-else {
-const err149 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+if(data59 < 0 || isNaN(data59)){
+const err149 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1836,9 +1912,8 @@ vErrors.push(err149);
 errors++;
 }
 }
-}
 else {
-const err150 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+const err150 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.then,data:data59};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1847,12 +1922,11 @@ vErrors.push(err150);
 }
 errors++;
 }
+var _valid4 = _errs153 === errors;
+valid39 = _valid4;
 }
-if(data55.name !== undefined){
-let data61 = data55.name;
-if(typeof data61 === "string"){
-if(func3(data61) > 32768){
-const err151 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+if(!valid39){
+const err151 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/size",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/size/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.size.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.size,data:data59};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1861,8 +1935,12 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(func3(data61) < 1){
-const err152 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+}
+if(data56.options !== undefined){
+let data60 = data56.options;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(Object.keys(data60).length > 1000){
+const err152 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1871,8 +1949,11 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(!pattern1.test(data61)){
-const err153 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+for(const key11 in data60){
+const _errs157 = errors;
+if(typeof key11 === "string"){
+if(func3(key11) > 1024){
+const err153 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1882,8 +1963,9 @@ vErrors.push(err153);
 errors++;
 }
 }
-else {
-const err154 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+var valid40 = _errs157 === errors;
+if(!valid40){
+const err154 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.propertyNames,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1893,10 +1975,14 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data55.protocol !== undefined){
-let data62 = data55.protocol;
-if(typeof data62 !== "string"){
-const err155 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+for(const key12 in data60){
+if(!(((((key12 === "pluginName") || (key12 === "capability")) || (key12 === "nodeStageSecret")) || (key12 === "nodePublishSecret")) || (key12 === "volumeContext"))){
+let data61 = data60[key12];
+const _errs160 = errors;
+let valid42 = true;
+const _errs161 = errors;
+if(typeof data61 !== "string"){
+const err155 = {};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1905,8 +1991,21 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(!(((data62 === "tcp") || (data62 === "udp")) || (data62 === "udp,tcp"))){
-const err156 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+var _valid5 = _errs161 === errors;
+errors = _errs160;
+if(vErrors !== null){
+if(_errs160){
+vErrors.length = _errs160;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs163 = errors;
+if(typeof data61 === "string"){
+if(func3(data61) > 32768){
+const err156 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then,data:data61};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1916,11 +2015,8 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data55.networkNames !== undefined){
-let data63 = data55.networkNames;
-if(Array.isArray(data63)){
-if(data63.length > 1000){
-const err157 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+else {
+const err157 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.then,data:data61};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1929,12 +2025,11 @@ vErrors.push(err157);
 }
 errors++;
 }
-const len11 = data63.length;
-for(let i11=0; i11<len11; i11++){
-let data64 = data63[i11];
-if(typeof data64 === "string"){
-if(func3(data64) > 63){
-const err158 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+var _valid5 = _errs163 === errors;
+valid42 = _valid5;
+}
+if(!valid42){
+const err158 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.additionalProperties,data:data61};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1943,8 +2038,15 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(func3(data64) < 1){
-const err159 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+}
+if(data60.pluginName !== undefined){
+let data62 = data60.pluginName;
+const _errs166 = errors;
+let valid44 = true;
+const _errs167 = errors;
+if(typeof data62 !== "string"){
+const err159 = {};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1953,8 +2055,21 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(!pattern1.test(data64)){
-const err160 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+var _valid6 = _errs167 === errors;
+errors = _errs166;
+if(vErrors !== null){
+if(_errs166){
+vErrors.length = _errs166;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs169 = errors;
+if(typeof data62 === "string"){
+if(func3(data62) > 32768){
+const err160 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then,data:data62};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -1965,7 +2080,7 @@ errors++;
 }
 }
 else {
-const err161 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+const err161 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.then,data:data62};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -1974,10 +2089,11 @@ vErrors.push(err161);
 }
 errors++;
 }
+var _valid6 = _errs169 === errors;
+valid44 = _valid6;
 }
-}
-else {
-const err162 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+if(!valid44){
+const err162 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/pluginName",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/pluginName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.pluginName,data:data62};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -1987,9 +2103,13 @@ vErrors.push(err162);
 errors++;
 }
 }
-}
-else {
-const err163 = {instancePath:instancePath+"/container/portMappings/" + i10,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.type,parentSchema:schema11.properties.container.properties.portMappings.items,data:data55};
+if(data60.capability !== undefined){
+let data63 = data60.capability;
+const _errs172 = errors;
+let valid45 = true;
+const _errs173 = errors;
+if(!(data63 && typeof data63 == "object" && !Array.isArray(data63))){
+const err163 = {};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -1998,10 +2118,26 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
+var _valid7 = _errs173 === errors;
+errors = _errs172;
+if(vErrors !== null){
+if(_errs172){
+vErrors.length = _errs172;
 }
 else {
-const err164 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.type,parentSchema:schema11.properties.container.properties.portMappings,data:data54};
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs175 = errors;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.accessMode !== undefined){
+let data64 = data63.accessMode;
+const _errs179 = errors;
+let valid47 = true;
+const _errs180 = errors;
+if(typeof data64 !== "string"){
+const err164 = {};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2010,10 +2146,21 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
+var _valid8 = _errs180 === errors;
+errors = _errs179;
+if(vErrors !== null){
+if(_errs179){
+vErrors.length = _errs179;
 }
 else {
-const err165 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.type,parentSchema:schema11.properties.container,data:data11};
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs182 = errors;
+if(typeof data64 === "string"){
+if(func3(data64) > 32768){
+const err165 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then,data:data64};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2023,11 +2170,8 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data.cpus !== undefined){
-let data65 = data.cpus;
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 1000000000 || isNaN(data65)){
-const err166 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.cpus,data:data65};
+else {
+const err166 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.then,data:data64};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2036,8 +2180,11 @@ vErrors.push(err166);
 }
 errors++;
 }
-if(data65 < 0.001 || isNaN(data65)){
-const err167 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema11.properties.cpus,data:data65};
+var _valid8 = _errs182 === errors;
+valid47 = _valid8;
+}
+if(!valid47){
+const err167 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessMode",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessMode/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessMode,data:data64};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2047,8 +2194,13 @@ vErrors.push(err167);
 errors++;
 }
 }
-else {
-const err168 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.cpus.type,parentSchema:schema11.properties.cpus,data:data65};
+if(data63.accessType !== undefined){
+let data65 = data63.accessType;
+const _errs185 = errors;
+let valid48 = true;
+const _errs186 = errors;
+if(typeof data65 !== "string"){
+const err168 = {};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2057,12 +2209,21 @@ vErrors.push(err168);
 }
 errors++;
 }
+var _valid9 = _errs186 === errors;
+errors = _errs185;
+if(vErrors !== null){
+if(_errs185){
+vErrors.length = _errs185;
 }
-if(data.dependencies !== undefined){
-let data66 = data.dependencies;
-if(Array.isArray(data66)){
-if(data66.length > 1000){
-const err169 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.dependencies,data:data66};
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs188 = errors;
+if(typeof data65 === "string"){
+if(func3(data65) > 32768){
+const err169 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then,data:data65};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2071,12 +2232,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-const len12 = data66.length;
-for(let i12=0; i12<len12; i12++){
-let data67 = data66[i12];
-if(typeof data67 === "string"){
-if(func3(data67) > 128){
-const err170 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema11.properties.dependencies.items,data:data67};
+}
+else {
+const err170 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.then,data:data65};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2085,8 +2243,11 @@ vErrors.push(err170);
 }
 errors++;
 }
-if(func3(data67) < 1){
-const err171 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.dependencies.items,data:data67};
+var _valid9 = _errs188 === errors;
+valid48 = _valid9;
+}
+if(!valid48){
+const err171 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/accessType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/accessType/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.accessType,data:data65};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2095,8 +2256,14 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(!pattern0.test(data67)){
-const err172 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema11.properties.dependencies.items,data:data67};
+}
+if(data63.fsType !== undefined){
+let data66 = data63.fsType;
+const _errs191 = errors;
+let valid49 = true;
+const _errs192 = errors;
+if(typeof data66 !== "string"){
+const err172 = {};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2105,9 +2272,21 @@ vErrors.push(err172);
 }
 errors++;
 }
+var _valid10 = _errs192 === errors;
+errors = _errs191;
+if(vErrors !== null){
+if(_errs191){
+vErrors.length = _errs191;
 }
 else {
-const err173 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.dependencies.items.type,parentSchema:schema11.properties.dependencies.items,data:data67};
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs194 = errors;
+if(typeof data66 === "string"){
+if(func3(data66) > 32768){
+const err173 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then,data:data66};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2117,9 +2296,8 @@ vErrors.push(err173);
 errors++;
 }
 }
-}
 else {
-const err174 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.dependencies.type,parentSchema:schema11.properties.dependencies,data:data66};
+const err174 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.then,data:data66};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2128,12 +2306,11 @@ vErrors.push(err174);
 }
 errors++;
 }
+var _valid10 = _errs194 === errors;
+valid49 = _valid10;
 }
-if(data.disk !== undefined){
-let data68 = data.disk;
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 > 1000000000 || isNaN(data68)){
-const err175 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.disk,data:data68};
+if(!valid49){
+const err175 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/fsType",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/fsType/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.fsType,data:data66};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2142,8 +2319,14 @@ vErrors.push(err175);
 }
 errors++;
 }
-if(data68 < 0 || isNaN(data68)){
-const err176 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.disk,data:data68};
+}
+if(data63.mountFlags !== undefined){
+let data67 = data63.mountFlags;
+const _errs197 = errors;
+let valid50 = true;
+const _errs198 = errors;
+if(!(Array.isArray(data67))){
+const err176 = {};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2152,9 +2335,21 @@ vErrors.push(err176);
 }
 errors++;
 }
+var _valid11 = _errs198 === errors;
+errors = _errs197;
+if(vErrors !== null){
+if(_errs197){
+vErrors.length = _errs197;
 }
 else {
-const err177 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.disk.type,parentSchema:schema11.properties.disk,data:data68};
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs200 = errors;
+if(Array.isArray(data67)){
+if(data67.length > 1000){
+const err177 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then,data:data67};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2163,12 +2358,14 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-if(data.env !== undefined){
-let data69 = data.env;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(Object.keys(data69).length > 1000){
-const err178 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.env,data:data69};
+const len10 = data67.length;
+for(let i10=0; i10<len10; i10++){
+let data68 = data67[i10];
+const _errs203 = errors;
+let valid53 = true;
+const _errs204 = errors;
+if(typeof data68 !== "string"){
+const err178 = {};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2177,11 +2374,21 @@ vErrors.push(err178);
 }
 errors++;
 }
-for(const key14 in data69){
-const _errs155 = errors;
-if(typeof key14 === "string"){
-if(func3(key14) > 1024){
-const err179 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.env.propertyNames,data:key14,propertyName:key14};
+var _valid12 = _errs204 === errors;
+errors = _errs203;
+if(vErrors !== null){
+if(_errs203){
+vErrors.length = _errs203;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs206 = errors;
+if(typeof data68 === "string"){
+if(func3(data68) > 32768){
+const err179 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then,data:data68};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2191,9 +2398,8 @@ vErrors.push(err179);
 errors++;
 }
 }
-var valid40 = _errs155 === errors;
-if(!valid40){
-const err180 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.env.propertyNames,parentSchema:schema11.properties.env,data:data69};
+else {
+const err180 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.then,data:data68};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2202,14 +2408,11 @@ vErrors.push(err180);
 }
 errors++;
 }
+var _valid12 = _errs206 === errors;
+valid53 = _valid12;
 }
-for(const key15 in data69){
-let data70 = data69[key15];
-const _errs158 = errors;
-let valid42 = true;
-const _errs159 = errors;
-if(!(data70 && typeof data70 == "object" && !Array.isArray(data70))){
-const err181 = {};
+if(!valid53){
+const err181 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags/" + i10,schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.items,data:data68};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2218,22 +2421,10 @@ vErrors.push(err181);
 }
 errors++;
 }
-var _valid0 = _errs159 === errors;
-errors = _errs158;
-if(vErrors !== null){
-if(_errs158){
-vErrors.length = _errs158;
+}
 }
 else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs161 = errors;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.secret === undefined){
-const err182 = {instancePath:instancePath+"/env/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.env.additionalProperties.then.required,parentSchema:schema11.properties.env.additionalProperties.then,data:data70};
+const err182 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.then,data:data67};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2242,9 +2433,11 @@ vErrors.push(err182);
 }
 errors++;
 }
-for(const key16 in data70){
-if(!(key16 === "secret")){
-const err183 = {instancePath:instancePath+"/env/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.env.additionalProperties.then,data:data70};
+var _valid11 = _errs200 === errors;
+valid50 = _valid11;
+}
+if(!valid50){
+const err183 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability/mountFlags",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/properties/mountFlags/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.properties.mountFlags,data:data67};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2254,11 +2447,9 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data70.secret !== undefined){
-let data71 = data70.secret;
-if(typeof data71 === "string"){
-if(func3(data71) > 32768){
-const err184 = {instancePath:instancePath+"/env/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data71};
+}
+else {
+const err184 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.then,data:data63};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2267,9 +2458,11 @@ vErrors.push(err184);
 }
 errors++;
 }
+var _valid7 = _errs175 === errors;
+valid45 = _valid7;
 }
-else {
-const err185 = {instancePath:instancePath+"/env/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data71};
+if(!valid45){
+const err185 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/capability",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/capability/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.capability,data:data63};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2279,9 +2472,13 @@ vErrors.push(err185);
 errors++;
 }
 }
-}
-else {
-const err186 = {instancePath:instancePath+"/env/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.additionalProperties.then.type,parentSchema:schema11.properties.env.additionalProperties.then,data:data70};
+if(data60.nodeStageSecret !== undefined){
+let data69 = data60.nodeStageSecret;
+const _errs209 = errors;
+let valid54 = true;
+const _errs210 = errors;
+if(!(data69 && typeof data69 == "object" && !Array.isArray(data69))){
+const err186 = {};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2290,15 +2487,21 @@ vErrors.push(err186);
 }
 errors++;
 }
-var _valid0 = _errs161 === errors;
-valid42 = _valid0;
-ifClause0 = "then";
+var _valid13 = _errs210 === errors;
+errors = _errs209;
+if(vErrors !== null){
+if(_errs209){
+vErrors.length = _errs209;
 }
 else {
-const _errs166 = errors;
-if(typeof data70 === "string"){
-if(func3(data70) > 32768){
-const err187 = {instancePath:instancePath+"/env/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.else,data:data70};
+vErrors = null;
+}
+}
+if(_valid13){
+const _errs212 = errors;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(Object.keys(data69).length > 1000){
+const err187 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2307,9 +2510,11 @@ vErrors.push(err187);
 }
 errors++;
 }
-}
-else {
-const err188 = {instancePath:instancePath+"/env/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.else.type,parentSchema:schema11.properties.env.additionalProperties.else,data:data70};
+for(const key13 in data69){
+const _errs214 = errors;
+if(typeof key13 === "string"){
+if(func3(key13) > 1024){
+const err188 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2318,12 +2523,10 @@ vErrors.push(err188);
 }
 errors++;
 }
-var _valid0 = _errs166 === errors;
-valid42 = _valid0;
-ifClause0 = "else";
 }
-if(!valid42){
-const err189 = {instancePath:instancePath+"/env/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.env.additionalProperties.if,parentSchema:schema11.properties.env.additionalProperties,data:data70};
+var valid55 = _errs214 === errors;
+if(!valid55){
+const err189 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.propertyNames,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2333,9 +2536,13 @@ vErrors.push(err189);
 errors++;
 }
 }
-}
-else {
-const err190 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.type,parentSchema:schema11.properties.env,data:data69};
+for(const key14 in data69){
+let data70 = data69[key14];
+const _errs217 = errors;
+let valid57 = true;
+const _errs218 = errors;
+if(typeof data70 !== "string"){
+const err190 = {};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2344,12 +2551,21 @@ vErrors.push(err190);
 }
 errors++;
 }
+var _valid14 = _errs218 === errors;
+errors = _errs217;
+if(vErrors !== null){
+if(_errs217){
+vErrors.length = _errs217;
 }
-if(data.executor !== undefined){
-let data72 = data.executor;
-if(typeof data72 === "string"){
-if(func3(data72) > 32768){
-const err191 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.executor,data:data72};
+else {
+vErrors = null;
+}
+}
+if(_valid14){
+const _errs220 = errors;
+if(typeof data70 === "string"){
+if(func3(data70) > 32768){
+const err191 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then,data:data70};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2360,7 +2576,7 @@ errors++;
 }
 }
 else {
-const err192 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.executor.type,parentSchema:schema11.properties.executor,data:data72};
+const err192 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.then,data:data70};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2369,13 +2585,11 @@ vErrors.push(err192);
 }
 errors++;
 }
+var _valid14 = _errs220 === errors;
+valid57 = _valid14;
 }
-if(data.executorResources !== undefined){
-let data73 = data.executorResources;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-for(const key17 in data73){
-if(!(((key17 === "cpus") || (key17 === "mem")) || (key17 === "disk"))){
-const err193 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.executorResources,data:data73};
+if(!valid57){
+const err193 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.additionalProperties,data:data70};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2385,11 +2599,9 @@ vErrors.push(err193);
 errors++;
 }
 }
-if(data73.cpus !== undefined){
-let data74 = data73.cpus;
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 > 1000000000 || isNaN(data74)){
-const err194 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+}
+else {
+const err194 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.then,data:data69};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2398,8 +2610,11 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(data74 < 0.1 || isNaN(data74)){
-const err195 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+var _valid13 = _errs212 === errors;
+valid54 = _valid13;
+}
+if(!valid54){
+const err195 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodeStageSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodeStageSecret/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodeStageSecret,data:data69};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2409,8 +2624,13 @@ vErrors.push(err195);
 errors++;
 }
 }
-else {
-const err196 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+if(data60.nodePublishSecret !== undefined){
+let data71 = data60.nodePublishSecret;
+const _errs223 = errors;
+let valid58 = true;
+const _errs224 = errors;
+if(!(data71 && typeof data71 == "object" && !Array.isArray(data71))){
+const err196 = {};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2419,12 +2639,21 @@ vErrors.push(err196);
 }
 errors++;
 }
+var _valid15 = _errs224 === errors;
+errors = _errs223;
+if(vErrors !== null){
+if(_errs223){
+vErrors.length = _errs223;
 }
-if(data73.mem !== undefined){
-let data75 = data73.mem;
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 > 1000000000 || isNaN(data75)){
-const err197 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+else {
+vErrors = null;
+}
+}
+if(_valid15){
+const _errs226 = errors;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(Object.keys(data71).length > 1000){
+const err197 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2433,8 +2662,11 @@ vErrors.push(err197);
 }
 errors++;
 }
-if(data75 < 32 || isNaN(data75)){
-const err198 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+for(const key15 in data71){
+const _errs228 = errors;
+if(typeof key15 === "string"){
+if(func3(key15) > 1024){
+const err198 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.propertyNames,data:key15,propertyName:key15};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2444,8 +2676,9 @@ vErrors.push(err198);
 errors++;
 }
 }
-else {
-const err199 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+var valid59 = _errs228 === errors;
+if(!valid59){
+const err199 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/propertyNames",keyword:"propertyNames",params:{propertyName: key15},message:"property name must be valid",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.propertyNames,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2455,11 +2688,13 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data73.disk !== undefined){
-let data76 = data73.disk;
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 > 1000000000 || isNaN(data76)){
-const err200 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+for(const key16 in data71){
+let data72 = data71[key16];
+const _errs231 = errors;
+let valid61 = true;
+const _errs232 = errors;
+if(typeof data72 !== "string"){
+const err200 = {};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2468,8 +2703,21 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(data76 < 10 || isNaN(data76)){
-const err201 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+var _valid16 = _errs232 === errors;
+errors = _errs231;
+if(vErrors !== null){
+if(_errs231){
+vErrors.length = _errs231;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid16){
+const _errs234 = errors;
+if(typeof data72 === "string"){
+if(func3(data72) > 32768){
+const err201 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2480,7 +2728,7 @@ errors++;
 }
 }
 else {
-const err202 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+const err202 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2489,10 +2737,11 @@ vErrors.push(err202);
 }
 errors++;
 }
+var _valid16 = _errs234 === errors;
+valid61 = _valid16;
 }
-}
-else {
-const err203 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data73};
+if(!valid61){
+const err203 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.additionalProperties,data:data72};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2502,11 +2751,9 @@ vErrors.push(err203);
 errors++;
 }
 }
-if(data.fetch !== undefined){
-let data77 = data.fetch;
-if(Array.isArray(data77)){
-if(data77.length > 1000){
-const err204 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.fetch,data:data77};
+}
+else {
+const err204 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.then,data:data71};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2515,12 +2762,11 @@ vErrors.push(err204);
 }
 errors++;
 }
-const len13 = data77.length;
-for(let i13=0; i13<len13; i13++){
-let data78 = data77[i13];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.uri === undefined){
-const err205 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.fetch.items.required,parentSchema:schema11.properties.fetch.items,data:data78};
+var _valid15 = _errs226 === errors;
+valid58 = _valid15;
+}
+if(!valid58){
+const err205 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/nodePublishSecret",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/nodePublishSecret/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.nodePublishSecret,data:data71};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2529,9 +2775,14 @@ vErrors.push(err205);
 }
 errors++;
 }
-for(const key18 in data78){
-if(!(((((key18 === "uri") || (key18 === "extract")) || (key18 === "executable")) || (key18 === "cache")) || (key18 === "destPath"))){
-const err206 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.fetch.items,data:data78};
+}
+if(data60.volumeContext !== undefined){
+let data73 = data60.volumeContext;
+const _errs237 = errors;
+let valid62 = true;
+const _errs238 = errors;
+if(!(data73 && typeof data73 == "object" && !Array.isArray(data73))){
+const err206 = {};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2540,12 +2791,21 @@ vErrors.push(err206);
 }
 errors++;
 }
+var _valid17 = _errs238 === errors;
+errors = _errs237;
+if(vErrors !== null){
+if(_errs237){
+vErrors.length = _errs237;
 }
-if(data78.uri !== undefined){
-let data79 = data78.uri;
-if(typeof data79 === "string"){
-if(func3(data79) > 1024){
-const err207 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+else {
+vErrors = null;
+}
+}
+if(_valid17){
+const _errs240 = errors;
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+if(Object.keys(data73).length > 1000){
+const err207 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2554,8 +2814,11 @@ vErrors.push(err207);
 }
 errors++;
 }
-if(func3(data79) < 1){
-const err208 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+for(const key17 in data73){
+const _errs242 = errors;
+if(typeof key17 === "string"){
+if(func3(key17) > 1024){
+const err208 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.propertyNames,data:key17,propertyName:key17};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2565,8 +2828,9 @@ vErrors.push(err208);
 errors++;
 }
 }
-else {
-const err209 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.uri.type,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+var valid63 = _errs242 === errors;
+if(!valid63){
+const err209 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.propertyNames,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2576,10 +2840,13 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data78.extract !== undefined){
-let data80 = data78.extract;
-if(typeof data80 !== "boolean"){
-const err210 = {instancePath:instancePath+"/fetch/" + i13+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.extract.type,parentSchema:schema11.properties.fetch.items.properties.extract,data:data80};
+for(const key18 in data73){
+let data74 = data73[key18];
+const _errs245 = errors;
+let valid65 = true;
+const _errs246 = errors;
+if(typeof data74 !== "string"){
+const err210 = {};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2588,11 +2855,21 @@ vErrors.push(err210);
 }
 errors++;
 }
+var _valid18 = _errs246 === errors;
+errors = _errs245;
+if(vErrors !== null){
+if(_errs245){
+vErrors.length = _errs245;
 }
-if(data78.executable !== undefined){
-let data81 = data78.executable;
-if(typeof data81 !== "boolean"){
-const err211 = {instancePath:instancePath+"/fetch/" + i13+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.executable.type,parentSchema:schema11.properties.fetch.items.properties.executable,data:data81};
+else {
+vErrors = null;
+}
+}
+if(_valid18){
+const _errs248 = errors;
+if(typeof data74 === "string"){
+if(func3(data74) > 32768){
+const err211 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then,data:data74};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2602,10 +2879,8 @@ vErrors.push(err211);
 errors++;
 }
 }
-if(data78.cache !== undefined){
-let data82 = data78.cache;
-if(typeof data82 !== "boolean"){
-const err212 = {instancePath:instancePath+"/fetch/" + i13+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.cache.type,parentSchema:schema11.properties.fetch.items.properties.cache,data:data82};
+else {
+const err212 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.then,data:data74};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2614,12 +2889,11 @@ vErrors.push(err212);
 }
 errors++;
 }
+var _valid18 = _errs248 === errors;
+valid65 = _valid18;
 }
-if(data78.destPath !== undefined){
-let data83 = data78.destPath;
-if(typeof data83 === "string"){
-if(func3(data83) > 1024){
-const err213 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+if(!valid65){
+const err213 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/additionalProperties/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.additionalProperties,data:data74};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2628,8 +2902,10 @@ vErrors.push(err213);
 }
 errors++;
 }
-if(func3(data83) < 1){
-const err214 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.then,data:data73};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2638,9 +2914,11 @@ vErrors.push(err214);
 }
 errors++;
 }
+var _valid17 = _errs240 === errors;
+valid62 = _valid17;
 }
-else {
-const err215 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.destPath.type,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+if(!valid62){
+const err215 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options/volumeContext",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/properties/volumeContext/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext.if,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.properties.volumeContext,data:data73};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2652,7 +2930,7 @@ errors++;
 }
 }
 else {
-const err216 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.fetch.items.type,parentSchema:schema11.properties.fetch.items,data:data78};
+const err216 = {instancePath:instancePath+"/container/volumes/" + i7+"/external/options",schemaPath:"#/properties/container/properties/volumes/items/properties/external/properties/options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.properties.options.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external.properties.options,data:data60};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2664,7 +2942,7 @@ errors++;
 }
 }
 else {
-const err217 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.fetch.type,parentSchema:schema11.properties.fetch,data:data77};
+const err217 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external,data:data56};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2674,11 +2952,11 @@ vErrors.push(err217);
 errors++;
 }
 }
-if(data.healthChecks !== undefined){
-let data84 = data.healthChecks;
-if(Array.isArray(data84)){
-if(data84.length > 1000){
-const err218 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.healthChecks,data:data84};
+if(data44.secret !== undefined){
+let data75 = data44.secret;
+if(typeof data75 === "string"){
+if(func3(data75) > 32768){
+const err218 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data75};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2687,13 +2965,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-const len14 = data84.length;
-for(let i14=0; i14<len14; i14++){
-let data85 = data84[i14];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key19 in data85){
-if(!(func2.call(schema11.properties.healthChecks.items.properties, key19))){
-const err219 = {instancePath:instancePath+"/healthChecks/" + i14,schemaPath:"#/properties/healthChecks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.healthChecks.items,data:data85};
+}
+else {
+const err219 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data75};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2703,11 +2977,9 @@ vErrors.push(err219);
 errors++;
 }
 }
-if(data85.command !== undefined){
-let data86 = data85.command;
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-if(data86.value === undefined){
-const err220 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema11.properties.healthChecks.items.properties.command.required,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data86};
+}
+else {
+const err220 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.type,parentSchema:schema11.properties.container.properties.volumes.items,data:data44};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2716,9 +2988,10 @@ vErrors.push(err220);
 }
 errors++;
 }
-for(const key20 in data86){
-if(!(key20 === "value")){
-const err221 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data86};
+}
+}
+else {
+const err221 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.type,parentSchema:schema11.properties.container.properties.volumes,data:data43};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2728,11 +3001,11 @@ vErrors.push(err221);
 errors++;
 }
 }
-if(data86.value !== undefined){
-let data87 = data86.value;
-if(typeof data87 === "string"){
-if(func3(data87) > 32768){
-const err222 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data87};
+if(data11.portMappings !== undefined){
+let data76 = data11.portMappings;
+if(Array.isArray(data76)){
+if(data76.length > 1000){
+const err222 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings,data:data76};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2741,9 +3014,13 @@ vErrors.push(err222);
 }
 errors++;
 }
-}
-else {
-const err223 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data87};
+const len11 = data76.length;
+for(let i11=0; i11<len11; i11++){
+let data77 = data76[i11];
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+for(const key19 in data77){
+if(!(((((((key19 === "containerPort") || (key19 === "hostPort")) || (key19 === "servicePort")) || (key19 === "labels")) || (key19 === "name")) || (key19 === "protocol")) || (key19 === "networkNames"))){
+const err223 = {instancePath:instancePath+"/container/portMappings/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.container.properties.portMappings.items,data:data77};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2753,9 +3030,10 @@ vErrors.push(err223);
 errors++;
 }
 }
-}
-else {
-const err224 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.properties.command.type,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data86};
+if(data77.containerPort !== undefined){
+let data78 = data77.containerPort;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err224 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2764,11 +3042,9 @@ vErrors.push(err224);
 }
 errors++;
 }
-}
-if(data85.gracePeriodSeconds !== undefined){
-let data88 = data85.gracePeriodSeconds;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err225 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 > 65535 || isNaN(data78)){
+const err225 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2777,9 +3053,8 @@ vErrors.push(err225);
 }
 errors++;
 }
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 > 2147483647 || isNaN(data88)){
-const err226 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+if(data78 < 0 || isNaN(data78)){
+const err226 = {instancePath:instancePath+"/container/portMappings/" + i11+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data78};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -2788,8 +3063,12 @@ vErrors.push(err226);
 }
 errors++;
 }
-if(data88 < 0 || isNaN(data88)){
-const err227 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+}
+}
+if(data77.hostPort !== undefined){
+let data79 = data77.hostPort;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err227 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -2798,12 +3077,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-}
-if(data85.intervalSeconds !== undefined){
-let data89 = data85.intervalSeconds;
-if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
-const err228 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 > 65535 || isNaN(data79)){
+const err228 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -2812,9 +3088,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-if((typeof data89 == "number") && (isFinite(data89))){
-if(data89 > 2147483647 || isNaN(data89)){
-const err229 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+if(data79 < 0 || isNaN(data79)){
+const err229 = {instancePath:instancePath+"/container/portMappings/" + i11+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data79};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -2823,8 +3098,12 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data89 < 0 || isNaN(data89)){
-const err230 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+}
+}
+if(data77.servicePort !== undefined){
+let data80 = data77.servicePort;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err230 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -2833,12 +3112,9 @@ vErrors.push(err230);
 }
 errors++;
 }
-}
-}
-if(data85.maxConsecutiveFailures !== undefined){
-let data90 = data85.maxConsecutiveFailures;
-if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
-const err231 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 > 65535 || isNaN(data80)){
+const err231 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -2847,9 +3123,8 @@ vErrors.push(err231);
 }
 errors++;
 }
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 > 2147483647 || isNaN(data90)){
-const err232 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if(data80 < 0 || isNaN(data80)){
+const err232 = {instancePath:instancePath+"/container/portMappings/" + i11+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data80};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -2858,8 +3133,13 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(data90 < 0 || isNaN(data90)){
-const err233 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+}
+}
+if(data77.labels !== undefined){
+let data81 = data77.labels;
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+if(Object.keys(data81).length > 1000){
+const err233 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -2868,12 +3148,11 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-}
-if(data85.timeoutSeconds !== undefined){
-let data91 = data85.timeoutSeconds;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
-const err234 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+for(const key20 in data81){
+const _errs265 = errors;
+if(typeof key20 === "string"){
+if(func3(key20) > 1024){
+const err234 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key20,propertyName:key20};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -2882,9 +3161,10 @@ vErrors.push(err234);
 }
 errors++;
 }
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 > 2147483647 || isNaN(data91)){
-const err235 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+}
+var valid69 = _errs265 === errors;
+if(!valid69){
+const err235 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid",schema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -2893,8 +3173,12 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(data91 < 0 || isNaN(data91)){
-const err236 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+}
+for(const key21 in data81){
+let data82 = data81[key21];
+if(typeof data82 === "string"){
+if(func3(data82) > 32768){
+const err236 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data82};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -2904,11 +3188,8 @@ vErrors.push(err236);
 errors++;
 }
 }
-}
-if(data85.delaySeconds !== undefined){
-let data92 = data85.delaySeconds;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
-const err237 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+else {
+const err237 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data82};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -2917,9 +3198,10 @@ vErrors.push(err237);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 2147483647 || isNaN(data92)){
-const err238 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+}
+}
+else {
+const err238 = {instancePath:instancePath+"/container/portMappings/" + i11+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data81};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -2928,8 +3210,12 @@ vErrors.push(err238);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err239 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+}
+if(data77.name !== undefined){
+let data83 = data77.name;
+if(typeof data83 === "string"){
+if(func3(data83) > 32768){
+const err239 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -2938,12 +3224,8 @@ vErrors.push(err239);
 }
 errors++;
 }
-}
-}
-if(data85.ignoreHttp1xx !== undefined){
-let data93 = data85.ignoreHttp1xx;
-if(typeof data93 !== "boolean"){
-const err240 = {instancePath:instancePath+"/healthChecks/" + i14+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx,data:data93};
+if(func3(data83) < 1){
+const err240 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -2952,12 +3234,8 @@ vErrors.push(err240);
 }
 errors++;
 }
-}
-if(data85.path !== undefined){
-let data94 = data85.path;
-if(typeof data94 === "string"){
-if(func3(data94) > 32768){
-const err241 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data94};
+if(!pattern1.test(data83)){
+const err241 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -2968,7 +3246,7 @@ errors++;
 }
 }
 else {
-const err242 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.path.type,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data94};
+const err242 = {instancePath:instancePath+"/container/portMappings/" + i11+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data83};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -2978,10 +3256,10 @@ vErrors.push(err242);
 errors++;
 }
 }
-if(data85.port !== undefined){
-let data95 = data85.port;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
-const err243 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.port.type,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+if(data77.protocol !== undefined){
+let data84 = data77.protocol;
+if(typeof data84 !== "string"){
+const err243 = {instancePath:instancePath+"/container/portMappings/" + i11+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data84};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -2990,9 +3268,8 @@ vErrors.push(err243);
 }
 errors++;
 }
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 > 65535 || isNaN(data95)){
-const err244 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+if(!(((data84 === "tcp") || (data84 === "udp")) || (data84 === "udp,tcp"))){
+const err244 = {instancePath:instancePath+"/container/portMappings/" + i11+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data84};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3001,8 +3278,12 @@ vErrors.push(err244);
 }
 errors++;
 }
-if(data95 < 0 || isNaN(data95)){
-const err245 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+}
+if(data77.networkNames !== undefined){
+let data85 = data77.networkNames;
+if(Array.isArray(data85)){
+if(data85.length > 1000){
+const err245 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data85};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3011,12 +3292,12 @@ vErrors.push(err245);
 }
 errors++;
 }
-}
-}
-if(data85.portIndex !== undefined){
-let data96 = data85.portIndex;
-if(!(((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96))) && (isFinite(data96)))){
-const err246 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+const len12 = data85.length;
+for(let i12=0; i12<len12; i12++){
+let data86 = data85[i12];
+if(typeof data86 === "string"){
+if(func3(data86) > 63){
+const err246 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3025,9 +3306,8 @@ vErrors.push(err246);
 }
 errors++;
 }
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 65535 || isNaN(data96)){
-const err247 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+if(func3(data86) < 1){
+const err247 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3036,8 +3316,8 @@ vErrors.push(err247);
 }
 errors++;
 }
-if(data96 < 0 || isNaN(data96)){
-const err248 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+if(!pattern1.test(data86)){
+const err248 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3047,12 +3327,8 @@ vErrors.push(err248);
 errors++;
 }
 }
-}
-if(data85.protocol !== undefined){
-let data97 = data85.protocol;
-if(typeof data97 === "string"){
-if(func3(data97) > 32768){
-const err249 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data97};
+else {
+const err249 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames/" + i12,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data86};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3062,8 +3338,9 @@ vErrors.push(err249);
 errors++;
 }
 }
+}
 else {
-const err250 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.protocol.type,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data97};
+const err250 = {instancePath:instancePath+"/container/portMappings/" + i11+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data85};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3073,10 +3350,9 @@ vErrors.push(err250);
 errors++;
 }
 }
-if(data85.ipProtocol !== undefined){
-let data98 = data85.ipProtocol;
-if(typeof data98 !== "string"){
-const err251 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data98};
+}
+else {
+const err251 = {instancePath:instancePath+"/container/portMappings/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.type,parentSchema:schema11.properties.container.properties.portMappings.items,data:data77};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3085,8 +3361,10 @@ vErrors.push(err251);
 }
 errors++;
 }
-if(!((data98 === "IPv4") || (data98 === "IPv6"))){
-const err252 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data98};
+}
+}
+else {
+const err252 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.type,parentSchema:schema11.properties.container.properties.portMappings,data:data76};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3098,7 +3376,7 @@ errors++;
 }
 }
 else {
-const err253 = {instancePath:instancePath+"/healthChecks/" + i14,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.type,parentSchema:schema11.properties.healthChecks.items,data:data85};
+const err253 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.type,parentSchema:schema11.properties.container,data:data11};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3108,9 +3386,11 @@ vErrors.push(err253);
 errors++;
 }
 }
-}
-else {
-const err254 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.healthChecks.type,parentSchema:schema11.properties.healthChecks,data:data84};
+if(data.cpus !== undefined){
+let data87 = data.cpus;
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 > 1000000000 || isNaN(data87)){
+const err254 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3119,13 +3399,8 @@ vErrors.push(err254);
 }
 errors++;
 }
-}
-if(data.check !== undefined){
-let data99 = data.check;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-for(const key21 in data99){
-if(!((((((key21 === "http") || (key21 === "tcp")) || (key21 === "exec")) || (key21 === "intervalSeconds")) || (key21 === "timeoutSeconds")) || (key21 === "delaySeconds"))){
-const err255 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.check,data:data99};
+if(data87 < 0.001 || isNaN(data87)){
+const err255 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema11.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3135,12 +3410,8 @@ vErrors.push(err255);
 errors++;
 }
 }
-if(data99.http !== undefined){
-let data100 = data99.http;
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-for(const key22 in data100){
-if(!((((key22 === "portIndex") || (key22 === "port")) || (key22 === "path")) || (key22 === "scheme"))){
-const err256 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.check.properties.http,data:data100};
+else {
+const err256 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.cpus.type,parentSchema:schema11.properties.cpus,data:data87};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3150,10 +3421,11 @@ vErrors.push(err256);
 errors++;
 }
 }
-if(data100.portIndex !== undefined){
-let data101 = data100.portIndex;
-if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
-const err257 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.portIndex.type,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+if(data.dependencies !== undefined){
+let data88 = data.dependencies;
+if(Array.isArray(data88)){
+if(data88.length > 1000){
+const err257 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.dependencies,data:data88};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3162,9 +3434,12 @@ vErrors.push(err257);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 > 65535 || isNaN(data101)){
-const err258 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+const len13 = data88.length;
+for(let i13=0; i13<len13; i13++){
+let data89 = data88[i13];
+if(typeof data89 === "string"){
+if(func3(data89) > 128){
+const err258 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema11.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3173,8 +3448,8 @@ vErrors.push(err258);
 }
 errors++;
 }
-if(data101 < 0 || isNaN(data101)){
-const err259 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+if(func3(data89) < 1){
+const err259 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3183,12 +3458,8 @@ vErrors.push(err259);
 }
 errors++;
 }
-}
-}
-if(data100.port !== undefined){
-let data102 = data100.port;
-if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
-const err260 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.port.type,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+if(!pattern0.test(data89)){
+const err260 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema11.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3197,9 +3468,9 @@ vErrors.push(err260);
 }
 errors++;
 }
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 > 65535 || isNaN(data102)){
-const err261 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+}
+else {
+const err261 = {instancePath:instancePath+"/dependencies/" + i13,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.dependencies.items.type,parentSchema:schema11.properties.dependencies.items,data:data89};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3208,8 +3479,10 @@ vErrors.push(err261);
 }
 errors++;
 }
-if(data102 < 0 || isNaN(data102)){
-const err262 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+}
+}
+else {
+const err262 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.dependencies.type,parentSchema:schema11.properties.dependencies,data:data88};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3219,12 +3492,11 @@ vErrors.push(err262);
 errors++;
 }
 }
-}
-if(data100.path !== undefined){
-let data103 = data100.path;
-if(typeof data103 === "string"){
-if(func3(data103) > 1024){
-const err263 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+if(data.disk !== undefined){
+let data90 = data.disk;
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 > 1000000000 || isNaN(data90)){
+const err263 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3233,8 +3505,8 @@ vErrors.push(err263);
 }
 errors++;
 }
-if(func3(data103) < 1){
-const err264 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+if(data90 < 0 || isNaN(data90)){
+const err264 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3245,7 +3517,7 @@ errors++;
 }
 }
 else {
-const err265 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.path.type,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+const err265 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.disk.type,parentSchema:schema11.properties.disk,data:data90};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3255,10 +3527,11 @@ vErrors.push(err265);
 errors++;
 }
 }
-if(data100.scheme !== undefined){
-let data104 = data100.scheme;
-if(typeof data104 !== "string"){
-const err266 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.scheme.type,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data104};
+if(data.env !== undefined){
+let data91 = data.env;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(Object.keys(data91).length > 1000){
+const err266 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3267,8 +3540,11 @@ vErrors.push(err266);
 }
 errors++;
 }
-if(!((data104 === "HTTP") || (data104 === "HTTPS"))){
-const err267 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema11.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.check.properties.http.properties.scheme.enum,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data104};
+for(const key22 in data91){
+const _errs287 = errors;
+if(typeof key22 === "string"){
+if(func3(key22) > 1024){
+const err267 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.env.propertyNames,data:key22,propertyName:key22};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3278,9 +3554,9 @@ vErrors.push(err267);
 errors++;
 }
 }
-}
-else {
-const err268 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.http.type,parentSchema:schema11.properties.check.properties.http,data:data100};
+var valid75 = _errs287 === errors;
+if(!valid75){
+const err268 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key22},message:"property name must be valid",schema:schema11.properties.env.propertyNames,parentSchema:schema11.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3290,12 +3566,13 @@ vErrors.push(err268);
 errors++;
 }
 }
-if(data99.tcp !== undefined){
-let data105 = data99.tcp;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-for(const key23 in data105){
-if(!((key23 === "portIndex") || (key23 === "port"))){
-const err269 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.check.properties.tcp,data:data105};
+for(const key23 in data91){
+let data92 = data91[key23];
+const _errs290 = errors;
+let valid77 = true;
+const _errs291 = errors;
+if(!(data92 && typeof data92 == "object" && !Array.isArray(data92))){
+const err269 = {};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3304,11 +3581,22 @@ vErrors.push(err269);
 }
 errors++;
 }
+var _valid19 = _errs291 === errors;
+errors = _errs290;
+if(vErrors !== null){
+if(_errs290){
+vErrors.length = _errs290;
 }
-if(data105.portIndex !== undefined){
-let data106 = data105.portIndex;
-if(!(((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106))) && (isFinite(data106)))){
-const err270 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid19){
+const _errs293 = errors;
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+if(data92.secret === undefined){
+const err270 = {instancePath:instancePath+"/env/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.env.additionalProperties.then.required,parentSchema:schema11.properties.env.additionalProperties.then,data:data92};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3317,9 +3605,9 @@ vErrors.push(err270);
 }
 errors++;
 }
-if((typeof data106 == "number") && (isFinite(data106))){
-if(data106 > 65535 || isNaN(data106)){
-const err271 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+for(const key24 in data92){
+if(!(key24 === "secret")){
+const err271 = {instancePath:instancePath+"/env/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.env.additionalProperties.then,data:data92};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3328,8 +3616,12 @@ vErrors.push(err271);
 }
 errors++;
 }
-if(data106 < 0 || isNaN(data106)){
-const err272 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+}
+if(data92.secret !== undefined){
+let data93 = data92.secret;
+if(typeof data93 === "string"){
+if(func3(data93) > 32768){
+const err272 = {instancePath:instancePath+"/env/" + key23.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data93};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3339,11 +3631,8 @@ vErrors.push(err272);
 errors++;
 }
 }
-}
-if(data105.port !== undefined){
-let data107 = data105.port;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err273 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.port.type,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+else {
+const err273 = {instancePath:instancePath+"/env/" + key23.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data93};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3352,9 +3641,10 @@ vErrors.push(err273);
 }
 errors++;
 }
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 > 65535 || isNaN(data107)){
-const err274 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+}
+}
+else {
+const err274 = {instancePath:instancePath+"/env/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.additionalProperties.then.type,parentSchema:schema11.properties.env.additionalProperties.then,data:data92};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3363,8 +3653,15 @@ vErrors.push(err274);
 }
 errors++;
 }
-if(data107 < 0 || isNaN(data107)){
-const err275 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+var _valid19 = _errs293 === errors;
+valid77 = _valid19;
+ifClause0 = "then";
+}
+else {
+const _errs298 = errors;
+if(typeof data92 === "string"){
+if(func3(data92) > 32768){
+const err275 = {instancePath:instancePath+"/env/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.else,data:data92};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3374,10 +3671,8 @@ vErrors.push(err275);
 errors++;
 }
 }
-}
-}
 else {
-const err276 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.tcp.type,parentSchema:schema11.properties.check.properties.tcp,data:data105};
+const err276 = {instancePath:instancePath+"/env/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.else.type,parentSchema:schema11.properties.env.additionalProperties.else,data:data92};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3386,12 +3681,12 @@ vErrors.push(err276);
 }
 errors++;
 }
+var _valid19 = _errs298 === errors;
+valid77 = _valid19;
+ifClause0 = "else";
 }
-if(data99.exec !== undefined){
-let data108 = data99.exec;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-if(data108.command === undefined){
-const err277 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.check.properties.exec.required,parentSchema:schema11.properties.check.properties.exec,data:data108};
+if(!valid77){
+const err277 = {instancePath:instancePath+"/env/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.env.additionalProperties.if,parentSchema:schema11.properties.env.additionalProperties,data:data92};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3400,9 +3695,10 @@ vErrors.push(err277);
 }
 errors++;
 }
-for(const key24 in data108){
-if(!(key24 === "command")){
-const err278 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.check.properties.exec,data:data108};
+}
+}
+else {
+const err278 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.type,parentSchema:schema11.properties.env,data:data91};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3412,10 +3708,11 @@ vErrors.push(err278);
 errors++;
 }
 }
-if(data108.command !== undefined){
-let data109 = data108.command;
-if(!(data109 && typeof data109 == "object" && !Array.isArray(data109))){
-const err279 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.properties.command.type,parentSchema:schema11.properties.check.properties.exec.properties.command,data:data109};
+if(data.executor !== undefined){
+let data94 = data.executor;
+if(typeof data94 === "string"){
+if(func3(data94) > 32768){
+const err279 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.executor,data:data94};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3425,9 +3722,8 @@ vErrors.push(err279);
 errors++;
 }
 }
-}
 else {
-const err280 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.type,parentSchema:schema11.properties.check.properties.exec,data:data108};
+const err280 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.executor.type,parentSchema:schema11.properties.executor,data:data94};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3437,10 +3733,12 @@ vErrors.push(err280);
 errors++;
 }
 }
-if(data99.intervalSeconds !== undefined){
-let data110 = data99.intervalSeconds;
-if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-const err281 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.intervalSeconds.type,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+if(data.executorResources !== undefined){
+let data95 = data.executorResources;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+for(const key25 in data95){
+if(!(((key25 === "cpus") || (key25 === "mem")) || (key25 === "disk"))){
+const err281 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.executorResources,data:data95};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3449,9 +3747,12 @@ vErrors.push(err281);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 > 2147483647 || isNaN(data110)){
-const err282 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+}
+if(data95.cpus !== undefined){
+let data96 = data95.cpus;
+if((typeof data96 == "number") && (isFinite(data96))){
+if(data96 > 1000000000 || isNaN(data96)){
+const err282 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3460,8 +3761,8 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data110 < 0 || isNaN(data110)){
-const err283 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+if(data96 < 0.1 || isNaN(data96)){
+const err283 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3471,11 +3772,8 @@ vErrors.push(err283);
 errors++;
 }
 }
-}
-if(data99.timeoutSeconds !== undefined){
-let data111 = data99.timeoutSeconds;
-if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
-const err284 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.timeoutSeconds.type,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+else {
+const err284 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data96};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3484,9 +3782,12 @@ vErrors.push(err284);
 }
 errors++;
 }
-if((typeof data111 == "number") && (isFinite(data111))){
-if(data111 > 2147483647 || isNaN(data111)){
-const err285 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+}
+if(data95.mem !== undefined){
+let data97 = data95.mem;
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 > 1000000000 || isNaN(data97)){
+const err285 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3495,8 +3796,8 @@ vErrors.push(err285);
 }
 errors++;
 }
-if(data111 < 0 || isNaN(data111)){
-const err286 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+if(data97 < 32 || isNaN(data97)){
+const err286 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3506,11 +3807,8 @@ vErrors.push(err286);
 errors++;
 }
 }
-}
-if(data99.delaySeconds !== undefined){
-let data112 = data99.delaySeconds;
-if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
-const err287 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.delaySeconds.type,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+else {
+const err287 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data97};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3519,9 +3817,12 @@ vErrors.push(err287);
 }
 errors++;
 }
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 > 2147483647 || isNaN(data112)){
-const err288 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+}
+if(data95.disk !== undefined){
+let data98 = data95.disk;
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 1000000000 || isNaN(data98)){
+const err288 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3530,8 +3831,8 @@ vErrors.push(err288);
 }
 errors++;
 }
-if(data112 < 0 || isNaN(data112)){
-const err289 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+if(data98 < 10 || isNaN(data98)){
+const err289 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3541,10 +3842,8 @@ vErrors.push(err289);
 errors++;
 }
 }
-}
-}
 else {
-const err290 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.type,parentSchema:schema11.properties.check,data:data99};
+const err290 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data98};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3554,10 +3853,9 @@ vErrors.push(err290);
 errors++;
 }
 }
-if(data.instances !== undefined){
-let data113 = data.instances;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err291 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.instances.type,parentSchema:schema11.properties.instances,data:data113};
+}
+else {
+const err291 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data95};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3566,9 +3864,12 @@ vErrors.push(err291);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 100000 || isNaN(data113)){
-const err292 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.instances,data:data113};
+}
+if(data.fetch !== undefined){
+let data99 = data.fetch;
+if(Array.isArray(data99)){
+if(data99.length > 1000){
+const err292 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.fetch,data:data99};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3577,8 +3878,12 @@ vErrors.push(err292);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err293 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.instances,data:data113};
+const len14 = data99.length;
+for(let i14=0; i14<len14; i14++){
+let data100 = data99[i14];
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.uri === undefined){
+const err293 = {instancePath:instancePath+"/fetch/" + i14,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.fetch.items.required,parentSchema:schema11.properties.fetch.items,data:data100};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3587,13 +3892,9 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-}
-if(data.labels !== undefined){
-let data114 = data.labels;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(Object.keys(data114).length > 1000){
-const err294 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.labels,data:data114};
+for(const key26 in data100){
+if(!(((((key26 === "uri") || (key26 === "extract")) || (key26 === "executable")) || (key26 === "cache")) || (key26 === "destPath"))){
+const err294 = {instancePath:instancePath+"/fetch/" + i14,schemaPath:"#/properties/fetch/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.fetch.items,data:data100};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3602,11 +3903,12 @@ vErrors.push(err294);
 }
 errors++;
 }
-for(const key25 in data114){
-const _errs262 = errors;
-if(typeof key25 === "string"){
-if(func3(key25) > 1024){
-const err295 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.labels.propertyNames,data:key25,propertyName:key25};
+}
+if(data100.uri !== undefined){
+let data101 = data100.uri;
+if(typeof data101 === "string"){
+if(func3(data101) > 1024){
+const err295 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3615,10 +3917,8 @@ vErrors.push(err295);
 }
 errors++;
 }
-}
-var valid56 = _errs262 === errors;
-if(!valid56){
-const err296 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key25},message:"property name must be valid",schema:schema11.properties.labels.propertyNames,parentSchema:schema11.properties.labels,data:data114};
+if(func3(data101) < 1){
+const err296 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3628,11 +3928,8 @@ vErrors.push(err296);
 errors++;
 }
 }
-for(const key26 in data114){
-let data115 = data114[key26];
-if(typeof data115 === "string"){
-if(func3(data115) > 32768){
-const err297 = {instancePath:instancePath+"/labels/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.labels.additionalProperties,data:data115};
+else {
+const err297 = {instancePath:instancePath+"/fetch/" + i14+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.uri.type,parentSchema:schema11.properties.fetch.items.properties.uri,data:data101};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3642,8 +3939,10 @@ vErrors.push(err297);
 errors++;
 }
 }
-else {
-const err298 = {instancePath:instancePath+"/labels/" + key26.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.labels.additionalProperties.type,parentSchema:schema11.properties.labels.additionalProperties,data:data115};
+if(data100.extract !== undefined){
+let data102 = data100.extract;
+if(typeof data102 !== "boolean"){
+const err298 = {instancePath:instancePath+"/fetch/" + i14+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.extract.type,parentSchema:schema11.properties.fetch.items.properties.extract,data:data102};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3653,9 +3952,10 @@ vErrors.push(err298);
 errors++;
 }
 }
-}
-else {
-const err299 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.labels.type,parentSchema:schema11.properties.labels,data:data114};
+if(data100.executable !== undefined){
+let data103 = data100.executable;
+if(typeof data103 !== "boolean"){
+const err299 = {instancePath:instancePath+"/fetch/" + i14+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.executable.type,parentSchema:schema11.properties.fetch.items.properties.executable,data:data103};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -3665,10 +3965,10 @@ vErrors.push(err299);
 errors++;
 }
 }
-if(data.maxLaunchDelaySeconds !== undefined){
-let data116 = data.maxLaunchDelaySeconds;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err300 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.maxLaunchDelaySeconds.type,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+if(data100.cache !== undefined){
+let data104 = data100.cache;
+if(typeof data104 !== "boolean"){
+const err300 = {instancePath:instancePath+"/fetch/" + i14+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.cache.type,parentSchema:schema11.properties.fetch.items.properties.cache,data:data104};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -3677,9 +3977,12 @@ vErrors.push(err300);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 2147483647 || isNaN(data116)){
-const err301 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+}
+if(data100.destPath !== undefined){
+let data105 = data100.destPath;
+if(typeof data105 === "string"){
+if(func3(data105) > 1024){
+const err301 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -3688,8 +3991,8 @@ vErrors.push(err301);
 }
 errors++;
 }
-if(data116 < 0 || isNaN(data116)){
-const err302 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+if(func3(data105) < 1){
+const err302 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -3699,12 +4002,8 @@ vErrors.push(err302);
 errors++;
 }
 }
-}
-if(data.mem !== undefined){
-let data117 = data.mem;
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 1000000000 || isNaN(data117)){
-const err303 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.mem,data:data117};
+else {
+const err303 = {instancePath:instancePath+"/fetch/" + i14+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.destPath.type,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data105};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -3713,8 +4012,10 @@ vErrors.push(err303);
 }
 errors++;
 }
-if(data117 < 0 || isNaN(data117)){
-const err304 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.mem,data:data117};
+}
+}
+else {
+const err304 = {instancePath:instancePath+"/fetch/" + i14,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.fetch.items.type,parentSchema:schema11.properties.fetch.items,data:data100};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -3724,8 +4025,9 @@ vErrors.push(err304);
 errors++;
 }
 }
+}
 else {
-const err305 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.mem.type,parentSchema:schema11.properties.mem,data:data117};
+const err305 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.fetch.type,parentSchema:schema11.properties.fetch,data:data99};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -3735,10 +4037,11 @@ vErrors.push(err305);
 errors++;
 }
 }
-if(data.gpus !== undefined){
-let data118 = data.gpus;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err306 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.gpus.type,parentSchema:schema11.properties.gpus,data:data118};
+if(data.healthChecks !== undefined){
+let data106 = data.healthChecks;
+if(Array.isArray(data106)){
+if(data106.length > 1000){
+const err306 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.healthChecks,data:data106};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -3747,9 +4050,13 @@ vErrors.push(err306);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000000000 || isNaN(data118)){
-const err307 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.gpus,data:data118};
+const len15 = data106.length;
+for(let i15=0; i15<len15; i15++){
+let data107 = data106[i15];
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+for(const key27 in data107){
+if(!(func2.call(schema11.properties.healthChecks.items.properties, key27))){
+const err307 = {instancePath:instancePath+"/healthChecks/" + i15,schemaPath:"#/properties/healthChecks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.healthChecks.items,data:data107};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -3758,8 +4065,12 @@ vErrors.push(err307);
 }
 errors++;
 }
-if(data118 < 0 || isNaN(data118)){
-const err308 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.gpus,data:data118};
+}
+if(data107.command !== undefined){
+let data108 = data107.command;
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+if(data108.value === undefined){
+const err308 = {instancePath:instancePath+"/healthChecks/" + i15+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema11.properties.healthChecks.items.properties.command.required,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data108};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -3768,12 +4079,9 @@ vErrors.push(err308);
 }
 errors++;
 }
-}
-}
-if(data.ipAddress !== undefined){
-let data119 = data.ipAddress;
-if(!(data119 && typeof data119 == "object" && !Array.isArray(data119))){
-const err309 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.ipAddress.type,parentSchema:schema11.properties.ipAddress,data:data119};
+for(const key28 in data108){
+if(!(key28 === "value")){
+const err309 = {instancePath:instancePath+"/healthChecks/" + i15+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data108};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -3783,11 +4091,11 @@ vErrors.push(err309);
 errors++;
 }
 }
-if(data.networks !== undefined){
-let data120 = data.networks;
-if(Array.isArray(data120)){
-if(data120.length > 1000){
-const err310 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data120};
+if(data108.value !== undefined){
+let data109 = data108.value;
+if(typeof data109 === "string"){
+if(func3(data109) > 32768){
+const err310 = {instancePath:instancePath+"/healthChecks/" + i15+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data109};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -3796,13 +4104,9 @@ vErrors.push(err310);
 }
 errors++;
 }
-const len15 = data120.length;
-for(let i15=0; i15<len15; i15++){
-let data121 = data120[i15];
-if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
-for(const key27 in data121){
-if(!(((key27 === "name") || (key27 === "mode")) || (key27 === "labels"))){
-const err311 = {instancePath:instancePath+"/networks/" + i15,schemaPath:"#/properties/networks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.networks.items,data:data121};
+}
+else {
+const err311 = {instancePath:instancePath+"/healthChecks/" + i15+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data109};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -3812,11 +4116,9 @@ vErrors.push(err311);
 errors++;
 }
 }
-if(data121.name !== undefined){
-let data122 = data121.name;
-if(typeof data122 === "string"){
-if(func3(data122) > 63){
-const err312 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+}
+else {
+const err312 = {instancePath:instancePath+"/healthChecks/" + i15+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.properties.command.type,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data108};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -3825,8 +4127,11 @@ vErrors.push(err312);
 }
 errors++;
 }
-if(func3(data122) < 1){
-const err313 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+}
+if(data107.gracePeriodSeconds !== undefined){
+let data110 = data107.gracePeriodSeconds;
+if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
+const err313 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -3835,8 +4140,9 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(!pattern6.test(data122)){
-const err314 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 > 2147483647 || isNaN(data110)){
+const err314 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -3845,9 +4151,8 @@ vErrors.push(err314);
 }
 errors++;
 }
-}
-else {
-const err315 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+if(data110 < 0 || isNaN(data110)){
+const err315 = {instancePath:instancePath+"/healthChecks/" + i15+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data110};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -3857,11 +4162,11 @@ vErrors.push(err315);
 errors++;
 }
 }
-if(data121.mode !== undefined){
-let data123 = data121.mode;
-if(typeof data123 === "string"){
-if(func3(data123) > 32768){
-const err316 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data123};
+}
+if(data107.intervalSeconds !== undefined){
+let data111 = data107.intervalSeconds;
+if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
+const err316 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -3870,9 +4175,9 @@ vErrors.push(err316);
 }
 errors++;
 }
-}
-else {
-const err317 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data123};
+if((typeof data111 == "number") && (isFinite(data111))){
+if(data111 > 2147483647 || isNaN(data111)){
+const err317 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -3881,12 +4186,8 @@ vErrors.push(err317);
 }
 errors++;
 }
-}
-if(data121.labels !== undefined){
-let data124 = data121.labels;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-if(Object.keys(data124).length > 1000){
-const err318 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+if(data111 < 0 || isNaN(data111)){
+const err318 = {instancePath:instancePath+"/healthChecks/" + i15+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data111};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -3895,11 +4196,12 @@ vErrors.push(err318);
 }
 errors++;
 }
-for(const key28 in data124){
-const _errs285 = errors;
-if(typeof key28 === "string"){
-if(func3(key28) > 1024){
-const err319 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key28,propertyName:key28};
+}
+}
+if(data107.maxConsecutiveFailures !== undefined){
+let data112 = data107.maxConsecutiveFailures;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
+const err319 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -3908,10 +4210,9 @@ vErrors.push(err319);
 }
 errors++;
 }
-}
-var valid61 = _errs285 === errors;
-if(!valid61){
-const err320 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key28},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 > 2147483647 || isNaN(data112)){
+const err320 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -3920,12 +4221,8 @@ vErrors.push(err320);
 }
 errors++;
 }
-}
-for(const key29 in data124){
-let data125 = data124[key29];
-if(typeof data125 === "string"){
-if(func3(data125) > 32768){
-const err321 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data125};
+if(data112 < 0 || isNaN(data112)){
+const err321 = {instancePath:instancePath+"/healthChecks/" + i15+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data112};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -3935,8 +4232,11 @@ vErrors.push(err321);
 errors++;
 }
 }
-else {
-const err322 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data125};
+}
+if(data107.timeoutSeconds !== undefined){
+let data113 = data107.timeoutSeconds;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+const err322 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -3945,10 +4245,9 @@ vErrors.push(err322);
 }
 errors++;
 }
-}
-}
-else {
-const err323 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 2147483647 || isNaN(data113)){
+const err323 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -3957,10 +4256,8 @@ vErrors.push(err323);
 }
 errors++;
 }
-}
-}
-else {
-const err324 = {instancePath:instancePath+"/networks/" + i15,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data121};
+if(data113 < 0 || isNaN(data113)){
+const err324 = {instancePath:instancePath+"/healthChecks/" + i15+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -3971,8 +4268,10 @@ errors++;
 }
 }
 }
-else {
-const err325 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data120};
+if(data107.delaySeconds !== undefined){
+let data114 = data107.delaySeconds;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err325 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -3981,12 +4280,9 @@ vErrors.push(err325);
 }
 errors++;
 }
-}
-if(data.ports !== undefined){
-let data126 = data.ports;
-if(Array.isArray(data126)){
-if(data126.length > 1000){
-const err326 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.ports,data:data126};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 2147483647 || isNaN(data114)){
+const err326 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -3995,11 +4291,8 @@ vErrors.push(err326);
 }
 errors++;
 }
-const len16 = data126.length;
-for(let i16=0; i16<len16; i16++){
-let data127 = data126[i16];
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
-const err327 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.ports.items.type,parentSchema:schema11.properties.ports.items,data:data127};
+if(data114 < 0 || isNaN(data114)){
+const err327 = {instancePath:instancePath+"/healthChecks/" + i15+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4008,9 +4301,12 @@ vErrors.push(err327);
 }
 errors++;
 }
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 > 65535 || isNaN(data127)){
-const err328 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.ports.items,data:data127};
+}
+}
+if(data107.ignoreHttp1xx !== undefined){
+let data115 = data107.ignoreHttp1xx;
+if(typeof data115 !== "boolean"){
+const err328 = {instancePath:instancePath+"/healthChecks/" + i15+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx,data:data115};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4019,8 +4315,12 @@ vErrors.push(err328);
 }
 errors++;
 }
-if(data127 < 0 || isNaN(data127)){
-const err329 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.ports.items,data:data127};
+}
+if(data107.path !== undefined){
+let data116 = data107.path;
+if(typeof data116 === "string"){
+if(func3(data116) > 32768){
+const err329 = {instancePath:instancePath+"/healthChecks/" + i15+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data116};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4030,10 +4330,8 @@ vErrors.push(err329);
 errors++;
 }
 }
-}
-}
 else {
-const err330 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.ports.type,parentSchema:schema11.properties.ports,data:data126};
+const err330 = {instancePath:instancePath+"/healthChecks/" + i15+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.path.type,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data116};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4043,11 +4341,10 @@ vErrors.push(err330);
 errors++;
 }
 }
-if(data.portDefinitions !== undefined){
-let data128 = data.portDefinitions;
-if(Array.isArray(data128)){
-if(data128.length > 1000){
-const err331 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.portDefinitions,data:data128};
+if(data107.port !== undefined){
+let data117 = data107.port;
+if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
+const err331 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.port.type,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4056,13 +4353,9 @@ vErrors.push(err331);
 }
 errors++;
 }
-const len17 = data128.length;
-for(let i17=0; i17<len17; i17++){
-let data129 = data128[i17];
-if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
-for(const key30 in data129){
-if(!((((key30 === "port") || (key30 === "labels")) || (key30 === "name")) || (key30 === "protocol"))){
-const err332 = {instancePath:instancePath+"/portDefinitions/" + i17,schemaPath:"#/properties/portDefinitions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.portDefinitions.items,data:data129};
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 > 65535 || isNaN(data117)){
+const err332 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4071,11 +4364,8 @@ vErrors.push(err332);
 }
 errors++;
 }
-}
-if(data129.port !== undefined){
-let data130 = data129.port;
-if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
-const err333 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.portDefinitions.items.properties.port.type,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+if(data117 < 0 || isNaN(data117)){
+const err333 = {instancePath:instancePath+"/healthChecks/" + i15+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data117};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4084,9 +4374,12 @@ vErrors.push(err333);
 }
 errors++;
 }
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 > 65535 || isNaN(data130)){
-const err334 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+}
+}
+if(data107.portIndex !== undefined){
+let data118 = data107.portIndex;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+const err334 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4095,8 +4388,9 @@ vErrors.push(err334);
 }
 errors++;
 }
-if(data130 < 0 || isNaN(data130)){
-const err335 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 65535 || isNaN(data118)){
+const err335 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4105,13 +4399,8 @@ vErrors.push(err335);
 }
 errors++;
 }
-}
-}
-if(data129.labels !== undefined){
-let data131 = data129.labels;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-if(Object.keys(data131).length > 1000){
-const err336 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+if(data118 < 0 || isNaN(data118)){
+const err336 = {instancePath:instancePath+"/healthChecks/" + i15+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data118};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4120,11 +4409,13 @@ vErrors.push(err336);
 }
 errors++;
 }
-for(const key31 in data131){
-const _errs302 = errors;
-if(typeof key31 === "string"){
-if(func3(key31) > 1024){
-const err337 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,data:key31,propertyName:key31};
+}
+}
+if(data107.protocol !== undefined){
+let data119 = data107.protocol;
+if(typeof data119 === "string"){
+if(func3(data119) > 32768){
+const err337 = {instancePath:instancePath+"/healthChecks/" + i15+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data119};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4134,9 +4425,8 @@ vErrors.push(err337);
 errors++;
 }
 }
-var valid68 = _errs302 === errors;
-if(!valid68){
-const err338 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key31},message:"property name must be valid",schema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+else {
+const err338 = {instancePath:instancePath+"/healthChecks/" + i15+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.protocol.type,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data119};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4146,11 +4436,10 @@ vErrors.push(err338);
 errors++;
 }
 }
-for(const key32 in data131){
-let data132 = data131[key32];
-if(typeof data132 === "string"){
-if(func3(data132) > 32768){
-const err339 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+if(data107.ipProtocol !== undefined){
+let data120 = data107.ipProtocol;
+if(typeof data120 !== "string"){
+const err339 = {instancePath:instancePath+"/healthChecks/" + i15+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data120};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4159,9 +4448,8 @@ vErrors.push(err339);
 }
 errors++;
 }
-}
-else {
-const err340 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+if(!((data120 === "IPv4") || (data120 === "IPv6"))){
+const err340 = {instancePath:instancePath+"/healthChecks/" + i15+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data120};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4173,7 +4461,7 @@ errors++;
 }
 }
 else {
-const err341 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.properties.labels.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+const err341 = {instancePath:instancePath+"/healthChecks/" + i15,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.type,parentSchema:schema11.properties.healthChecks.items,data:data107};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4183,11 +4471,9 @@ vErrors.push(err341);
 errors++;
 }
 }
-if(data129.name !== undefined){
-let data133 = data129.name;
-if(typeof data133 === "string"){
-if(func3(data133) > 32768){
-const err342 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+}
+else {
+const err342 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.healthChecks.type,parentSchema:schema11.properties.healthChecks,data:data106};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4196,8 +4482,13 @@ vErrors.push(err342);
 }
 errors++;
 }
-if(func3(data133) < 1){
-const err343 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+}
+if(data.check !== undefined){
+let data121 = data.check;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+for(const key29 in data121){
+if(!((((((key29 === "http") || (key29 === "tcp")) || (key29 === "exec")) || (key29 === "intervalSeconds")) || (key29 === "timeoutSeconds")) || (key29 === "delaySeconds"))){
+const err343 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.check,data:data121};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4206,8 +4497,13 @@ vErrors.push(err343);
 }
 errors++;
 }
-if(!pattern1.test(data133)){
-const err344 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+}
+if(data121.http !== undefined){
+let data122 = data121.http;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+for(const key30 in data122){
+if(!((((key30 === "portIndex") || (key30 === "port")) || (key30 === "path")) || (key30 === "scheme"))){
+const err344 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.check.properties.http,data:data122};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4217,8 +4513,10 @@ vErrors.push(err344);
 errors++;
 }
 }
-else {
-const err345 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.name.type,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+if(data122.portIndex !== undefined){
+let data123 = data122.portIndex;
+if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
+const err345 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.portIndex.type,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4227,11 +4525,9 @@ vErrors.push(err345);
 }
 errors++;
 }
-}
-if(data129.protocol !== undefined){
-let data134 = data129.protocol;
-if(typeof data134 !== "string"){
-const err346 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data134};
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 > 65535 || isNaN(data123)){
+const err346 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4240,8 +4536,8 @@ vErrors.push(err346);
 }
 errors++;
 }
-if(!(((data134 === "tcp") || (data134 === "udp")) || (data134 === "udp,tcp"))){
-const err347 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data134};
+if(data123 < 0 || isNaN(data123)){
+const err347 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data123};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4252,8 +4548,10 @@ errors++;
 }
 }
 }
-else {
-const err348 = {instancePath:instancePath+"/portDefinitions/" + i17,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.type,parentSchema:schema11.properties.portDefinitions.items,data:data129};
+if(data122.port !== undefined){
+let data124 = data122.port;
+if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
+const err348 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.port.type,parentSchema:schema11.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4262,10 +4560,9 @@ vErrors.push(err348);
 }
 errors++;
 }
-}
-}
-else {
-const err349 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.portDefinitions.type,parentSchema:schema11.properties.portDefinitions,data:data128};
+if((typeof data124 == "number") && (isFinite(data124))){
+if(data124 > 65535 || isNaN(data124)){
+const err349 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4274,12 +4571,8 @@ vErrors.push(err349);
 }
 errors++;
 }
-}
-if(data.readinessChecks !== undefined){
-let data135 = data.readinessChecks;
-if(Array.isArray(data135)){
-if(data135.length > 1000){
-const err350 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks,data:data135};
+if(data124 < 0 || isNaN(data124)){
+const err350 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.port,data:data124};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4288,13 +4581,13 @@ vErrors.push(err350);
 }
 errors++;
 }
-const len18 = data135.length;
-for(let i18=0; i18<len18; i18++){
-let data136 = data135[i18];
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-for(const key33 in data136){
-if(!((((((((key33 === "name") || (key33 === "protocol")) || (key33 === "path")) || (key33 === "portName")) || (key33 === "intervalSeconds")) || (key33 === "timeoutSeconds")) || (key33 === "httpStatusCodesForReady")) || (key33 === "preserveLastResponse"))){
-const err351 = {instancePath:instancePath+"/readinessChecks/" + i18,schemaPath:"#/properties/readinessChecks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.readinessChecks.items,data:data136};
+}
+}
+if(data122.path !== undefined){
+let data125 = data122.path;
+if(typeof data125 === "string"){
+if(func3(data125) > 1024){
+const err351 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4303,12 +4596,8 @@ vErrors.push(err351);
 }
 errors++;
 }
-}
-if(data136.name !== undefined){
-let data137 = data136.name;
-if(typeof data137 === "string"){
-if(func3(data137) > 32768){
-const err352 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+if(func3(data125) < 1){
+const err352 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4317,8 +4606,9 @@ vErrors.push(err352);
 }
 errors++;
 }
-if(func3(data137) < 1){
-const err353 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+}
+else {
+const err353 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.path.type,parentSchema:schema11.properties.check.properties.http.properties.path,data:data125};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4328,8 +4618,10 @@ vErrors.push(err353);
 errors++;
 }
 }
-else {
-const err354 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.name.type,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+if(data122.scheme !== undefined){
+let data126 = data122.scheme;
+if(typeof data126 !== "string"){
+const err354 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.scheme.type,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data126};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4338,11 +4630,8 @@ vErrors.push(err354);
 }
 errors++;
 }
-}
-if(data136.protocol !== undefined){
-let data138 = data136.protocol;
-if(typeof data138 !== "string"){
-const err355 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data138};
+if(!((data126 === "HTTP") || (data126 === "HTTPS"))){
+const err355 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema11.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.check.properties.http.properties.scheme.enum,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data126};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4351,8 +4640,10 @@ vErrors.push(err355);
 }
 errors++;
 }
-if(!((data138 === "HTTP") || (data138 === "HTTPS"))){
-const err356 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data138};
+}
+}
+else {
+const err356 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.http.type,parentSchema:schema11.properties.check.properties.http,data:data122};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4362,11 +4653,12 @@ vErrors.push(err356);
 errors++;
 }
 }
-if(data136.path !== undefined){
-let data139 = data136.path;
-if(typeof data139 === "string"){
-if(func3(data139) > 1024){
-const err357 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+if(data121.tcp !== undefined){
+let data127 = data121.tcp;
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+for(const key31 in data127){
+if(!((key31 === "portIndex") || (key31 === "port"))){
+const err357 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.check.properties.tcp,data:data127};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4375,8 +4667,11 @@ vErrors.push(err357);
 }
 errors++;
 }
-if(func3(data139) < 1){
-const err358 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+}
+if(data127.portIndex !== undefined){
+let data128 = data127.portIndex;
+if(!(((typeof data128 == "number") && (!(data128 % 1) && !isNaN(data128))) && (isFinite(data128)))){
+const err358 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -4385,9 +4680,9 @@ vErrors.push(err358);
 }
 errors++;
 }
-}
-else {
-const err359 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.path.type,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+if((typeof data128 == "number") && (isFinite(data128))){
+if(data128 > 65535 || isNaN(data128)){
+const err359 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -4396,12 +4691,8 @@ vErrors.push(err359);
 }
 errors++;
 }
-}
-if(data136.portName !== undefined){
-let data140 = data136.portName;
-if(typeof data140 === "string"){
-if(func3(data140) > 32768){
-const err360 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+if(data128 < 0 || isNaN(data128)){
+const err360 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data128};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -4410,8 +4701,12 @@ vErrors.push(err360);
 }
 errors++;
 }
-if(func3(data140) < 1){
-const err361 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+}
+}
+if(data127.port !== undefined){
+let data129 = data127.port;
+if(!(((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129))) && (isFinite(data129)))){
+const err361 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.port.type,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -4420,8 +4715,9 @@ vErrors.push(err361);
 }
 errors++;
 }
-if(!pattern1.test(data140)){
-const err362 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+if((typeof data129 == "number") && (isFinite(data129))){
+if(data129 > 65535 || isNaN(data129)){
+const err362 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -4430,9 +4726,8 @@ vErrors.push(err362);
 }
 errors++;
 }
-}
-else {
-const err363 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.portName.type,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+if(data129 < 0 || isNaN(data129)){
+const err363 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data129};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -4442,10 +4737,10 @@ vErrors.push(err363);
 errors++;
 }
 }
-if(data136.intervalSeconds !== undefined){
-let data141 = data136.intervalSeconds;
-if(!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))){
-const err364 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+}
+}
+else {
+const err364 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.tcp.type,parentSchema:schema11.properties.check.properties.tcp,data:data127};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -4454,9 +4749,12 @@ vErrors.push(err364);
 }
 errors++;
 }
-if((typeof data141 == "number") && (isFinite(data141))){
-if(data141 > 2147483647 || isNaN(data141)){
-const err365 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+}
+if(data121.exec !== undefined){
+let data130 = data121.exec;
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+if(data130.command === undefined){
+const err365 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.check.properties.exec.required,parentSchema:schema11.properties.check.properties.exec,data:data130};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -4465,8 +4763,9 @@ vErrors.push(err365);
 }
 errors++;
 }
-if(data141 < 0 || isNaN(data141)){
-const err366 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+for(const key32 in data130){
+if(!(key32 === "command")){
+const err366 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.check.properties.exec,data:data130};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -4476,11 +4775,16 @@ vErrors.push(err366);
 errors++;
 }
 }
-}
-if(data136.timeoutSeconds !== undefined){
-let data142 = data136.timeoutSeconds;
-if(!(((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142))) && (isFinite(data142)))){
-const err367 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+if(data130.command !== undefined){
+let data131 = data130.command;
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+if(data131.shell !== undefined){
+let data132 = data131.shell;
+const _errs386 = errors;
+let valid92 = true;
+const _errs387 = errors;
+if(typeof data132 !== "string"){
+const err367 = {};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -4489,9 +4793,21 @@ vErrors.push(err367);
 }
 errors++;
 }
-if((typeof data142 == "number") && (isFinite(data142))){
-if(data142 > 2147483647 || isNaN(data142)){
-const err368 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+var _valid20 = _errs387 === errors;
+errors = _errs386;
+if(vErrors !== null){
+if(_errs386){
+vErrors.length = _errs386;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid20){
+const _errs389 = errors;
+if(typeof data132 === "string"){
+if(func3(data132) > 32768){
+const err368 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.shell.then,data:data132};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -4500,8 +4816,9 @@ vErrors.push(err368);
 }
 errors++;
 }
-if(data142 < 1 || isNaN(data142)){
-const err369 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+}
+else {
+const err369 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.exec.properties.command.properties.shell.then.type,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.shell.then,data:data132};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -4510,13 +4827,11 @@ vErrors.push(err369);
 }
 errors++;
 }
+var _valid20 = _errs389 === errors;
+valid92 = _valid20;
 }
-}
-if(data136.httpStatusCodesForReady !== undefined){
-let data143 = data136.httpStatusCodesForReady;
-if(Array.isArray(data143)){
-if(data143.length > 1000){
-const err370 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+if(!valid92){
+const err370 = {instancePath:instancePath+"/check/exec/command/shell",schemaPath:"#/properties/check/properties/exec/properties/command/properties/shell/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.check.properties.exec.properties.command.properties.shell.if,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.shell,data:data132};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -4525,8 +4840,14 @@ vErrors.push(err370);
 }
 errors++;
 }
-if(data143.length < 1){
-const err371 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+}
+if(data131.argv !== undefined){
+let data133 = data131.argv;
+const _errs392 = errors;
+let valid93 = true;
+const _errs393 = errors;
+if(!(Array.isArray(data133))){
+const err371 = {};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -4535,11 +4856,21 @@ vErrors.push(err371);
 }
 errors++;
 }
-const len19 = data143.length;
-for(let i19=0; i19<len19; i19++){
-let data144 = data143[i19];
-if(!(((typeof data144 == "number") && (!(data144 % 1) && !isNaN(data144))) && (isFinite(data144)))){
-const err372 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+var _valid21 = _errs393 === errors;
+errors = _errs392;
+if(vErrors !== null){
+if(_errs392){
+vErrors.length = _errs392;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid21){
+const _errs395 = errors;
+if(Array.isArray(data133)){
+if(data133.length > 1000){
+const err372 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then,data:data133};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -4548,9 +4879,14 @@ vErrors.push(err372);
 }
 errors++;
 }
-if((typeof data144 == "number") && (isFinite(data144))){
-if(data144 > 999 || isNaN(data144)){
-const err373 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+const len16 = data133.length;
+for(let i16=0; i16<len16; i16++){
+let data134 = data133[i16];
+const _errs398 = errors;
+let valid96 = true;
+const _errs399 = errors;
+if(typeof data134 !== "string"){
+const err373 = {};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -4559,8 +4895,21 @@ vErrors.push(err373);
 }
 errors++;
 }
-if(data144 < 100 || isNaN(data144)){
-const err374 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+var _valid22 = _errs399 === errors;
+errors = _errs398;
+if(vErrors !== null){
+if(_errs398){
+vErrors.length = _errs398;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid22){
+const _errs401 = errors;
+if(typeof data134 === "string"){
+if(func3(data134) > 32768){
+const err374 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data134};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -4570,10 +4919,8 @@ vErrors.push(err374);
 errors++;
 }
 }
-}
-}
 else {
-const err375 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+const err375 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items.then.type,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data134};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -4582,11 +4929,11 @@ vErrors.push(err375);
 }
 errors++;
 }
+var _valid22 = _errs401 === errors;
+valid96 = _valid22;
 }
-if(data136.preserveLastResponse !== undefined){
-let data145 = data136.preserveLastResponse;
-if(typeof data145 !== "boolean"){
-const err376 = {instancePath:instancePath+"/readinessChecks/" + i18+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema11.properties.readinessChecks.items.properties.preserveLastResponse,data:data145};
+if(!valid96){
+const err376 = {instancePath:instancePath+"/check/exec/command/argv/" + i16,schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items.if,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.items,data:data134};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -4598,7 +4945,7 @@ errors++;
 }
 }
 else {
-const err377 = {instancePath:instancePath+"/readinessChecks/" + i18,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.readinessChecks.items.type,parentSchema:schema11.properties.readinessChecks.items,data:data136};
+const err377 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.check.properties.exec.properties.command.properties.argv.then.type,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv.then,data:data133};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -4607,10 +4954,11 @@ vErrors.push(err377);
 }
 errors++;
 }
+var _valid21 = _errs395 === errors;
+valid93 = _valid21;
 }
-}
-else {
-const err378 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.type,parentSchema:schema11.properties.readinessChecks,data:data135};
+if(!valid93){
+const err378 = {instancePath:instancePath+"/check/exec/command/argv",schemaPath:"#/properties/check/properties/exec/properties/command/properties/argv/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.check.properties.exec.properties.command.properties.argv.if,parentSchema:schema11.properties.check.properties.exec.properties.command.properties.argv,data:data133};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -4620,12 +4968,9 @@ vErrors.push(err378);
 errors++;
 }
 }
-if(data.residency !== undefined){
-let data146 = data.residency;
-if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
-for(const key34 in data146){
-if(!((key34 === "relaunchEscalationTimeoutSeconds") || (key34 === "taskLostBehavior"))){
-const err379 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.residency,data:data146};
+}
+else {
+const err379 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.properties.command.type,parentSchema:schema11.properties.check.properties.exec.properties.command,data:data131};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -4635,10 +4980,9 @@ vErrors.push(err379);
 errors++;
 }
 }
-if(data146.relaunchEscalationTimeoutSeconds !== undefined){
-let data147 = data146.relaunchEscalationTimeoutSeconds;
-if(!(((typeof data147 == "number") && (!(data147 % 1) && !isNaN(data147))) && (isFinite(data147)))){
-const err380 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+else {
+const err380 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.type,parentSchema:schema11.properties.check.properties.exec,data:data130};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -4647,9 +4991,11 @@ vErrors.push(err380);
 }
 errors++;
 }
-if((typeof data147 == "number") && (isFinite(data147))){
-if(data147 > 2147483647 || isNaN(data147)){
-const err381 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+if(data121.intervalSeconds !== undefined){
+let data135 = data121.intervalSeconds;
+if(!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))){
+const err381 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.intervalSeconds.type,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -4658,8 +5004,9 @@ vErrors.push(err381);
 }
 errors++;
 }
-if(data147 < 0 || isNaN(data147)){
-const err382 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 > 2147483647 || isNaN(data135)){
+const err382 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -4668,12 +5015,8 @@ vErrors.push(err382);
 }
 errors++;
 }
-}
-}
-if(data146.taskLostBehavior !== undefined){
-let data148 = data146.taskLostBehavior;
-if(typeof data148 !== "string"){
-const err383 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.residency.properties.taskLostBehavior.type,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data148};
+if(data135 < 0 || isNaN(data135)){
+const err383 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data135};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -4682,8 +5025,12 @@ vErrors.push(err383);
 }
 errors++;
 }
-if(!((data148 === "WAIT_FOREVER") || (data148 === "RELAUNCH_AFTER_TIMEOUT"))){
-const err384 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema11.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data148};
+}
+}
+if(data121.timeoutSeconds !== undefined){
+let data136 = data121.timeoutSeconds;
+if(!(((typeof data136 == "number") && (!(data136 % 1) && !isNaN(data136))) && (isFinite(data136)))){
+const err384 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.timeoutSeconds.type,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -4692,10 +5039,9 @@ vErrors.push(err384);
 }
 errors++;
 }
-}
-}
-else {
-const err385 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.residency.type,parentSchema:schema11.properties.residency,data:data146};
+if((typeof data136 == "number") && (isFinite(data136))){
+if(data136 > 2147483647 || isNaN(data136)){
+const err385 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -4704,13 +5050,8 @@ vErrors.push(err385);
 }
 errors++;
 }
-}
-if(data.resourceLimits !== undefined){
-let data149 = data.resourceLimits;
-if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
-for(const key35 in data149){
-if(!((key35 === "cpus") || (key35 === "mem"))){
-const err386 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.resourceLimits,data:data149};
+if(data136 < 0 || isNaN(data136)){
+const err386 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data136};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -4720,13 +5061,11 @@ vErrors.push(err386);
 errors++;
 }
 }
-if(data149.cpus !== undefined){
-let data150 = data149.cpus;
-const _errs344 = errors;
-let valid77 = true;
-const _errs345 = errors;
-if(typeof data150 !== "string"){
-const err387 = {};
+}
+if(data121.delaySeconds !== undefined){
+let data137 = data121.delaySeconds;
+if(!(((typeof data137 == "number") && (!(data137 % 1) && !isNaN(data137))) && (isFinite(data137)))){
+const err387 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.delaySeconds.type,parentSchema:schema11.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -4735,21 +5074,9 @@ vErrors.push(err387);
 }
 errors++;
 }
-var _valid1 = _errs345 === errors;
-errors = _errs344;
-if(vErrors !== null){
-if(_errs344){
-vErrors.length = _errs344;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause1;
-if(_valid1){
-const _errs347 = errors;
-if(!(data150 === "unlimited")){
-const err388 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema11.properties.resourceLimits.properties.cpus.then,data:data150};
+if((typeof data137 == "number") && (isFinite(data137))){
+if(data137 > 2147483647 || isNaN(data137)){
+const err388 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -4758,15 +5085,8 @@ vErrors.push(err388);
 }
 errors++;
 }
-var _valid1 = _errs347 === errors;
-valid77 = _valid1;
-ifClause1 = "then";
-}
-else {
-const _errs348 = errors;
-if((typeof data150 == "number") && (isFinite(data150))){
-if(data150 > 1000000000 || isNaN(data150)){
-const err389 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+if(data137 < 0 || isNaN(data137)){
+const err389 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.delaySeconds,data:data137};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -4775,8 +5095,11 @@ vErrors.push(err389);
 }
 errors++;
 }
-if(data150 < 0 || isNaN(data150)){
-const err390 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+}
+}
+}
+else {
+const err390 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.type,parentSchema:schema11.properties.check,data:data121};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -4786,8 +5109,10 @@ vErrors.push(err390);
 errors++;
 }
 }
-else {
-const err391 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+if(data.instances !== undefined){
+let data138 = data.instances;
+if(!(((typeof data138 == "number") && (!(data138 % 1) && !isNaN(data138))) && (isFinite(data138)))){
+const err391 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.instances.type,parentSchema:schema11.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -4796,12 +5121,9 @@ vErrors.push(err391);
 }
 errors++;
 }
-var _valid1 = _errs348 === errors;
-valid77 = _valid1;
-ifClause1 = "else";
-}
-if(!valid77){
-const err392 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.resourceLimits.properties.cpus,data:data150};
+if((typeof data138 == "number") && (isFinite(data138))){
+if(data138 > 100000 || isNaN(data138)){
+const err392 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -4810,14 +5132,8 @@ vErrors.push(err392);
 }
 errors++;
 }
-}
-if(data149.mem !== undefined){
-let data151 = data149.mem;
-const _errs351 = errors;
-let valid78 = true;
-const _errs352 = errors;
-if(typeof data151 !== "string"){
-const err393 = {};
+if(data138 < 0 || isNaN(data138)){
+const err393 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.instances,data:data138};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -4826,21 +5142,13 @@ vErrors.push(err393);
 }
 errors++;
 }
-var _valid2 = _errs352 === errors;
-errors = _errs351;
-if(vErrors !== null){
-if(_errs351){
-vErrors.length = _errs351;
-}
-else {
-vErrors = null;
 }
 }
-let ifClause2;
-if(_valid2){
-const _errs354 = errors;
-if(!(data151 === "unlimited")){
-const err394 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema11.properties.resourceLimits.properties.mem.then,data:data151};
+if(data.labels !== undefined){
+let data139 = data.labels;
+if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
+if(Object.keys(data139).length > 1000){
+const err394 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -4849,15 +5157,11 @@ vErrors.push(err394);
 }
 errors++;
 }
-var _valid2 = _errs354 === errors;
-valid78 = _valid2;
-ifClause2 = "then";
-}
-else {
-const _errs355 = errors;
-if((typeof data151 == "number") && (isFinite(data151))){
-if(data151 > 1000000000 || isNaN(data151)){
-const err395 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+for(const key33 in data139){
+const _errs413 = errors;
+if(typeof key33 === "string"){
+if(func3(key33) > 1024){
+const err395 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.labels.propertyNames,data:key33,propertyName:key33};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -4866,8 +5170,10 @@ vErrors.push(err395);
 }
 errors++;
 }
-if(data151 < 0 || isNaN(data151)){
-const err396 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+}
+var valid97 = _errs413 === errors;
+if(!valid97){
+const err396 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key33},message:"property name must be valid",schema:schema11.properties.labels.propertyNames,parentSchema:schema11.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -4877,8 +5183,11 @@ vErrors.push(err396);
 errors++;
 }
 }
-else {
-const err397 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.mem.else.type,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+for(const key34 in data139){
+let data140 = data139[key34];
+if(typeof data140 === "string"){
+if(func3(data140) > 32768){
+const err397 = {instancePath:instancePath+"/labels/" + key34.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.labels.additionalProperties,data:data140};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -4887,12 +5196,9 @@ vErrors.push(err397);
 }
 errors++;
 }
-var _valid2 = _errs355 === errors;
-valid78 = _valid2;
-ifClause2 = "else";
 }
-if(!valid78){
-const err398 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.resourceLimits.properties.mem,data:data151};
+else {
+const err398 = {instancePath:instancePath+"/labels/" + key34.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.labels.additionalProperties.type,parentSchema:schema11.properties.labels.additionalProperties,data:data140};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -4904,7 +5210,7 @@ errors++;
 }
 }
 else {
-const err399 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.resourceLimits.type,parentSchema:schema11.properties.resourceLimits,data:data149};
+const err399 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.labels.type,parentSchema:schema11.properties.labels,data:data139};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -4914,10 +5220,10 @@ vErrors.push(err399);
 errors++;
 }
 }
-if(data.requirePorts !== undefined){
-let data152 = data.requirePorts;
-if(typeof data152 !== "boolean"){
-const err400 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.requirePorts.type,parentSchema:schema11.properties.requirePorts,data:data152};
+if(data.maxLaunchDelaySeconds !== undefined){
+let data141 = data.maxLaunchDelaySeconds;
+if(!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))){
+const err400 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.maxLaunchDelaySeconds.type,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -4926,12 +5232,9 @@ vErrors.push(err400);
 }
 errors++;
 }
-}
-if(data.secrets !== undefined){
-let data153 = data.secrets;
-if(data153 && typeof data153 == "object" && !Array.isArray(data153)){
-if(Object.keys(data153).length > 1000){
-const err401 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data153};
+if((typeof data141 == "number") && (isFinite(data141))){
+if(data141 > 2147483647 || isNaN(data141)){
+const err401 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -4940,11 +5243,8 @@ vErrors.push(err401);
 }
 errors++;
 }
-for(const key36 in data153){
-const _errs361 = errors;
-if(typeof key36 === "string"){
-if(func3(key36) > 1024){
-const err402 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key36,propertyName:key36};
+if(data141 < 0 || isNaN(data141)){
+const err402 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data141};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -4954,9 +5254,12 @@ vErrors.push(err402);
 errors++;
 }
 }
-var valid79 = _errs361 === errors;
-if(!valid79){
-const err403 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key36},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data153};
+}
+if(data.mem !== undefined){
+let data142 = data.mem;
+if((typeof data142 == "number") && (isFinite(data142))){
+if(data142 > 1000000000 || isNaN(data142)){
+const err403 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -4965,12 +5268,8 @@ vErrors.push(err403);
 }
 errors++;
 }
-}
-for(const key37 in data153){
-let data154 = data153[key37];
-if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
-if(data154.source === undefined){
-const err404 = {instancePath:instancePath+"/secrets/" + key37.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data154};
+if(data142 < 0 || isNaN(data142)){
+const err404 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -4979,9 +5278,9 @@ vErrors.push(err404);
 }
 errors++;
 }
-for(const key38 in data154){
-if(!(key38 === "source")){
-const err405 = {instancePath:instancePath+"/secrets/" + key37.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.secrets.additionalProperties,data:data154};
+}
+else {
+const err405 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.mem.type,parentSchema:schema11.properties.mem,data:data142};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -4991,11 +5290,10 @@ vErrors.push(err405);
 errors++;
 }
 }
-if(data154.source !== undefined){
-let data155 = data154.source;
-if(typeof data155 === "string"){
-if(func3(data155) > 32768){
-const err406 = {instancePath:instancePath+"/secrets/" + key37.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+if(data.gpus !== undefined){
+let data143 = data.gpus;
+if(!(((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143))) && (isFinite(data143)))){
+const err406 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.gpus.type,parentSchema:schema11.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -5004,8 +5302,9 @@ vErrors.push(err406);
 }
 errors++;
 }
-if(func3(data155) < 1){
-const err407 = {instancePath:instancePath+"/secrets/" + key37.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+if((typeof data143 == "number") && (isFinite(data143))){
+if(data143 > 1000000000 || isNaN(data143)){
+const err407 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -5014,9 +5313,8 @@ vErrors.push(err407);
 }
 errors++;
 }
-}
-else {
-const err408 = {instancePath:instancePath+"/secrets/" + key37.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+if(data143 < 0 || isNaN(data143)){
+const err408 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.gpus,data:data143};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -5027,8 +5325,10 @@ errors++;
 }
 }
 }
-else {
-const err409 = {instancePath:instancePath+"/secrets/" + key37.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data154};
+if(data.ipAddress !== undefined){
+let data144 = data.ipAddress;
+if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
+const err409 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.ipAddress.type,parentSchema:schema11.properties.ipAddress,data:data144};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -5038,9 +5338,11 @@ vErrors.push(err409);
 errors++;
 }
 }
-}
-else {
-const err410 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data153};
+if(data.networks !== undefined){
+let data145 = data.networks;
+if(Array.isArray(data145)){
+if(data145.length > 1000){
+const err410 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data145};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -5049,11 +5351,13 @@ vErrors.push(err410);
 }
 errors++;
 }
-}
-if(data.taskKillGracePeriodSeconds !== undefined){
-let data156 = data.taskKillGracePeriodSeconds;
-if(!(((typeof data156 == "number") && (!(data156 % 1) && !isNaN(data156))) && (isFinite(data156)))){
-const err411 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.taskKillGracePeriodSeconds.type,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+const len17 = data145.length;
+for(let i17=0; i17<len17; i17++){
+let data146 = data145[i17];
+if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
+for(const key35 in data146){
+if(!(((key35 === "name") || (key35 === "mode")) || (key35 === "labels"))){
+const err411 = {instancePath:instancePath+"/networks/" + i17,schemaPath:"#/properties/networks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.networks.items,data:data146};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -5062,9 +5366,12 @@ vErrors.push(err411);
 }
 errors++;
 }
-if((typeof data156 == "number") && (isFinite(data156))){
-if(data156 > 2147483647 || isNaN(data156)){
-const err412 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+}
+if(data146.name !== undefined){
+let data147 = data146.name;
+if(typeof data147 === "string"){
+if(func3(data147) > 63){
+const err412 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -5073,8 +5380,8 @@ vErrors.push(err412);
 }
 errors++;
 }
-if(data156 < 0 || isNaN(data156)){
-const err413 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+if(func3(data147) < 1){
+const err413 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -5083,14 +5390,8 @@ vErrors.push(err413);
 }
 errors++;
 }
-}
-}
-if(data.upgradeStrategy !== undefined){
-let data157 = data.upgradeStrategy;
-if(data157 && typeof data157 == "object" && !Array.isArray(data157)){
-for(const key39 in data157){
-if(!((key39 === "minimumHealthCapacity") || (key39 === "maximumOverCapacity"))){
-const err414 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.upgradeStrategy,data:data157};
+if(!pattern6.test(data147)){
+const err414 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -5100,11 +5401,8 @@ vErrors.push(err414);
 errors++;
 }
 }
-if(data157.minimumHealthCapacity !== undefined){
-let data158 = data157.minimumHealthCapacity;
-if((typeof data158 == "number") && (isFinite(data158))){
-if(data158 > 1 || isNaN(data158)){
-const err415 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+else {
+const err415 = {instancePath:instancePath+"/networks/" + i17+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data147};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -5113,8 +5411,12 @@ vErrors.push(err415);
 }
 errors++;
 }
-if(data158 < 0 || isNaN(data158)){
-const err416 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+}
+if(data146.mode !== undefined){
+let data148 = data146.mode;
+if(typeof data148 === "string"){
+if(func3(data148) > 32768){
+const err416 = {instancePath:instancePath+"/networks/" + i17+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data148};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -5125,7 +5427,7 @@ errors++;
 }
 }
 else {
-const err417 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+const err417 = {instancePath:instancePath+"/networks/" + i17+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data148};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -5135,11 +5437,11 @@ vErrors.push(err417);
 errors++;
 }
 }
-if(data157.maximumOverCapacity !== undefined){
-let data159 = data157.maximumOverCapacity;
-if((typeof data159 == "number") && (isFinite(data159))){
-if(data159 > 1 || isNaN(data159)){
-const err418 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(data146.labels !== undefined){
+let data149 = data146.labels;
+if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
+if(Object.keys(data149).length > 1000){
+const err418 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -5148,8 +5450,11 @@ vErrors.push(err418);
 }
 errors++;
 }
-if(data159 < 0 || isNaN(data159)){
-const err419 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+for(const key36 in data149){
+const _errs436 = errors;
+if(typeof key36 === "string"){
+if(func3(key36) > 1024){
+const err419 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key36,propertyName:key36};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -5159,8 +5464,9 @@ vErrors.push(err419);
 errors++;
 }
 }
-else {
-const err420 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+var valid102 = _errs436 === errors;
+if(!valid102){
+const err420 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key36},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -5170,9 +5476,11 @@ vErrors.push(err420);
 errors++;
 }
 }
-}
-else {
-const err421 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data157};
+for(const key37 in data149){
+let data150 = data149[key37];
+if(typeof data150 === "string"){
+if(func3(data150) > 32768){
+const err421 = {instancePath:instancePath+"/networks/" + i17+"/labels/" + key37.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data150};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -5182,11 +5490,8 @@ vErrors.push(err421);
 errors++;
 }
 }
-if(data.uris !== undefined){
-let data160 = data.uris;
-if(Array.isArray(data160)){
-if(data160.length > 1000){
-const err422 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data160};
+else {
+const err422 = {instancePath:instancePath+"/networks/" + i17+"/labels/" + key37.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data150};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -5195,12 +5500,10 @@ vErrors.push(err422);
 }
 errors++;
 }
-const len20 = data160.length;
-for(let i20=0; i20<len20; i20++){
-let data161 = data160[i20];
-if(typeof data161 === "string"){
-if(func3(data161) > 1024){
-const err423 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data161};
+}
+}
+else {
+const err423 = {instancePath:instancePath+"/networks/" + i17+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data149};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -5209,8 +5512,10 @@ vErrors.push(err423);
 }
 errors++;
 }
-if(func3(data161) < 1){
-const err424 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data161};
+}
+}
+else {
+const err424 = {instancePath:instancePath+"/networks/" + i17,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data146};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -5220,8 +5525,9 @@ vErrors.push(err424);
 errors++;
 }
 }
+}
 else {
-const err425 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data161};
+const err425 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data145};
 if(vErrors === null){
 vErrors = [err425];
 }
@@ -5231,9 +5537,11 @@ vErrors.push(err425);
 errors++;
 }
 }
-}
-else {
-const err426 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data160};
+if(data.ports !== undefined){
+let data151 = data.ports;
+if(Array.isArray(data151)){
+if(data151.length > 1000){
+const err426 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.ports,data:data151};
 if(vErrors === null){
 vErrors = [err426];
 }
@@ -5242,12 +5550,11 @@ vErrors.push(err426);
 }
 errors++;
 }
-}
-if(data.user !== undefined){
-let data162 = data.user;
-if(typeof data162 === "string"){
-if(func3(data162) > 32768){
-const err427 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data162};
+const len18 = data151.length;
+for(let i18=0; i18<len18; i18++){
+let data152 = data151[i18];
+if(!(((typeof data152 == "number") && (!(data152 % 1) && !isNaN(data152))) && (isFinite(data152)))){
+const err427 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.ports.items.type,parentSchema:schema11.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err427];
 }
@@ -5256,9 +5563,9 @@ vErrors.push(err427);
 }
 errors++;
 }
-}
-else {
-const err428 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data162};
+if((typeof data152 == "number") && (isFinite(data152))){
+if(data152 > 65535 || isNaN(data152)){
+const err428 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err428];
 }
@@ -5267,12 +5574,8 @@ vErrors.push(err428);
 }
 errors++;
 }
-}
-if(data.version !== undefined){
-let data163 = data.version;
-if(typeof data163 === "string"){
-if(func3(data163) > 32768){
-const err429 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data163};
+if(data152 < 0 || isNaN(data152)){
+const err429 = {instancePath:instancePath+"/ports/" + i18,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.ports.items,data:data152};
 if(vErrors === null){
 vErrors = [err429];
 }
@@ -5282,8 +5585,10 @@ vErrors.push(err429);
 errors++;
 }
 }
+}
+}
 else {
-const err430 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data163};
+const err430 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.ports.type,parentSchema:schema11.properties.ports,data:data151};
 if(vErrors === null){
 vErrors = [err430];
 }
@@ -5293,12 +5598,11 @@ vErrors.push(err430);
 errors++;
 }
 }
-if(data.versionInfo !== undefined){
-let data164 = data.versionInfo;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-for(const key40 in data164){
-if(!((key40 === "lastScalingAt") || (key40 === "lastConfigChangeAt"))){
-const err431 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.versionInfo,data:data164};
+if(data.portDefinitions !== undefined){
+let data153 = data.portDefinitions;
+if(Array.isArray(data153)){
+if(data153.length > 1000){
+const err431 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.portDefinitions,data:data153};
 if(vErrors === null){
 vErrors = [err431];
 }
@@ -5307,12 +5611,13 @@ vErrors.push(err431);
 }
 errors++;
 }
-}
-if(data164.lastScalingAt !== undefined){
-let data165 = data164.lastScalingAt;
-if(typeof data165 === "string"){
-if(func3(data165) > 32768){
-const err432 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data165};
+const len19 = data153.length;
+for(let i19=0; i19<len19; i19++){
+let data154 = data153[i19];
+if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
+for(const key38 in data154){
+if(!((((key38 === "port") || (key38 === "labels")) || (key38 === "name")) || (key38 === "protocol"))){
+const err432 = {instancePath:instancePath+"/portDefinitions/" + i19,schemaPath:"#/properties/portDefinitions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.portDefinitions.items,data:data154};
 if(vErrors === null){
 vErrors = [err432];
 }
@@ -5322,8 +5627,10 @@ vErrors.push(err432);
 errors++;
 }
 }
-else {
-const err433 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data165};
+if(data154.port !== undefined){
+let data155 = data154.port;
+if(!(((typeof data155 == "number") && (!(data155 % 1) && !isNaN(data155))) && (isFinite(data155)))){
+const err433 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.portDefinitions.items.properties.port.type,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err433];
 }
@@ -5332,12 +5639,9 @@ vErrors.push(err433);
 }
 errors++;
 }
-}
-if(data164.lastConfigChangeAt !== undefined){
-let data166 = data164.lastConfigChangeAt;
-if(typeof data166 === "string"){
-if(func3(data166) > 32768){
-const err434 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+if((typeof data155 == "number") && (isFinite(data155))){
+if(data155 > 65535 || isNaN(data155)){
+const err434 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err434];
 }
@@ -5346,9 +5650,8 @@ vErrors.push(err434);
 }
 errors++;
 }
-}
-else {
-const err435 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+if(data155 < 0 || isNaN(data155)){
+const err435 = {instancePath:instancePath+"/portDefinitions/" + i19+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data155};
 if(vErrors === null){
 vErrors = [err435];
 }
@@ -5359,8 +5662,11 @@ errors++;
 }
 }
 }
-else {
-const err436 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data164};
+if(data154.labels !== undefined){
+let data156 = data154.labels;
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+if(Object.keys(data156).length > 1000){
+const err436 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err436];
 }
@@ -5369,12 +5675,11 @@ vErrors.push(err436);
 }
 errors++;
 }
-}
-if(data.killSelection !== undefined){
-let data167 = data.killSelection;
-if(typeof data167 === "string"){
-if(func3(data167) > 32768){
-const err437 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data167};
+for(const key39 in data156){
+const _errs453 = errors;
+if(typeof key39 === "string"){
+if(func3(key39) > 1024){
+const err437 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,data:key39,propertyName:key39};
 if(vErrors === null){
 vErrors = [err437];
 }
@@ -5384,8 +5689,9 @@ vErrors.push(err437);
 errors++;
 }
 }
-else {
-const err438 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data167};
+var valid109 = _errs453 === errors;
+if(!valid109){
+const err438 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key39},message:"property name must be valid",schema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err438];
 }
@@ -5395,13 +5701,11 @@ vErrors.push(err438);
 errors++;
 }
 }
-if(data.unreachableStrategy !== undefined){
-let data168 = data.unreachableStrategy;
-const _errs395 = errors;
-let valid86 = true;
-const _errs396 = errors;
-if(typeof data168 !== "string"){
-const err439 = {};
+for(const key40 in data156){
+let data157 = data156[key40];
+if(typeof data157 === "string"){
+if(func3(data157) > 32768){
+const err439 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels/" + key40.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data157};
 if(vErrors === null){
 vErrors = [err439];
 }
@@ -5410,21 +5714,9 @@ vErrors.push(err439);
 }
 errors++;
 }
-var _valid3 = _errs396 === errors;
-errors = _errs395;
-if(vErrors !== null){
-if(_errs395){
-vErrors.length = _errs395;
 }
 else {
-vErrors = null;
-}
-}
-let ifClause3;
-if(_valid3){
-const _errs398 = errors;
-if(!(data168 === "disabled")){
-const err440 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data168};
+const err440 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels/" + key40.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data157};
 if(vErrors === null){
 vErrors = [err440];
 }
@@ -5433,16 +5725,10 @@ vErrors.push(err440);
 }
 errors++;
 }
-var _valid3 = _errs398 === errors;
-valid86 = _valid3;
-ifClause3 = "then";
+}
 }
 else {
-const _errs399 = errors;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-for(const key41 in data168){
-if(!((key41 === "inactiveAfterSeconds") || (key41 === "expungeAfterSeconds"))){
-const err441 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.unreachableStrategy.else,data:data168};
+const err441 = {instancePath:instancePath+"/portDefinitions/" + i19+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.properties.labels.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data156};
 if(vErrors === null){
 vErrors = [err441];
 }
@@ -5452,10 +5738,11 @@ vErrors.push(err441);
 errors++;
 }
 }
-if(data168.inactiveAfterSeconds !== undefined){
-let data169 = data168.inactiveAfterSeconds;
-if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
-const err442 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+if(data154.name !== undefined){
+let data158 = data154.name;
+if(typeof data158 === "string"){
+if(func3(data158) > 32768){
+const err442 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err442];
 }
@@ -5464,9 +5751,8 @@ vErrors.push(err442);
 }
 errors++;
 }
-if((typeof data169 == "number") && (isFinite(data169))){
-if(data169 > 2147483647 || isNaN(data169)){
-const err443 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+if(func3(data158) < 1){
+const err443 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err443];
 }
@@ -5475,8 +5761,8 @@ vErrors.push(err443);
 }
 errors++;
 }
-if(data169 < 0 || isNaN(data169)){
-const err444 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+if(!pattern1.test(data158)){
+const err444 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err444];
 }
@@ -5486,11 +5772,8 @@ vErrors.push(err444);
 errors++;
 }
 }
-}
-if(data168.expungeAfterSeconds !== undefined){
-let data170 = data168.expungeAfterSeconds;
-if(!(((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170))) && (isFinite(data170)))){
-const err445 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+else {
+const err445 = {instancePath:instancePath+"/portDefinitions/" + i19+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.name.type,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data158};
 if(vErrors === null){
 vErrors = [err445];
 }
@@ -5499,9 +5782,11 @@ vErrors.push(err445);
 }
 errors++;
 }
-if((typeof data170 == "number") && (isFinite(data170))){
-if(data170 > 2147483647 || isNaN(data170)){
-const err446 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+}
+if(data154.protocol !== undefined){
+let data159 = data154.protocol;
+if(typeof data159 !== "string"){
+const err446 = {instancePath:instancePath+"/portDefinitions/" + i19+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data159};
 if(vErrors === null){
 vErrors = [err446];
 }
@@ -5510,8 +5795,8 @@ vErrors.push(err446);
 }
 errors++;
 }
-if(data170 < 0 || isNaN(data170)){
-const err447 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+if(!(((data159 === "tcp") || (data159 === "udp")) || (data159 === "udp,tcp"))){
+const err447 = {instancePath:instancePath+"/portDefinitions/" + i19+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data159};
 if(vErrors === null){
 vErrors = [err447];
 }
@@ -5522,9 +5807,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err448 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data168};
+const err448 = {instancePath:instancePath+"/portDefinitions/" + i19,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.type,parentSchema:schema11.properties.portDefinitions.items,data:data154};
 if(vErrors === null){
 vErrors = [err448];
 }
@@ -5533,12 +5817,10 @@ vErrors.push(err448);
 }
 errors++;
 }
-var _valid3 = _errs399 === errors;
-valid86 = _valid3;
-ifClause3 = "else";
 }
-if(!valid86){
-const err449 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data168};
+}
+else {
+const err449 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.portDefinitions.type,parentSchema:schema11.properties.portDefinitions,data:data153};
 if(vErrors === null){
 vErrors = [err449];
 }
@@ -5548,10 +5830,11 @@ vErrors.push(err449);
 errors++;
 }
 }
-if(data.tty !== undefined){
-let data171 = data.tty;
-if(typeof data171 !== "boolean"){
-const err450 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data171};
+if(data.readinessChecks !== undefined){
+let data160 = data.readinessChecks;
+if(Array.isArray(data160)){
+if(data160.length > 1000){
+const err450 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks,data:data160};
 if(vErrors === null){
 vErrors = [err450];
 }
@@ -5560,12 +5843,13 @@ vErrors.push(err450);
 }
 errors++;
 }
-}
-if(data.role !== undefined){
-let data172 = data.role;
-if(typeof data172 === "string"){
-if(func3(data172) > 32768){
-const err451 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data172};
+const len20 = data160.length;
+for(let i20=0; i20<len20; i20++){
+let data161 = data160[i20];
+if(data161 && typeof data161 == "object" && !Array.isArray(data161)){
+for(const key41 in data161){
+if(!((((((((key41 === "name") || (key41 === "protocol")) || (key41 === "path")) || (key41 === "portName")) || (key41 === "intervalSeconds")) || (key41 === "timeoutSeconds")) || (key41 === "httpStatusCodesForReady")) || (key41 === "preserveLastResponse"))){
+const err451 = {instancePath:instancePath+"/readinessChecks/" + i20,schemaPath:"#/properties/readinessChecks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.readinessChecks.items,data:data161};
 if(vErrors === null){
 vErrors = [err451];
 }
@@ -5574,8 +5858,12 @@ vErrors.push(err451);
 }
 errors++;
 }
-if(func3(data172) < 1){
-const err452 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data172};
+}
+if(data161.name !== undefined){
+let data162 = data161.name;
+if(typeof data162 === "string"){
+if(func3(data162) > 32768){
+const err452 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data162};
 if(vErrors === null){
 vErrors = [err452];
 }
@@ -5584,9 +5872,8 @@ vErrors.push(err452);
 }
 errors++;
 }
-}
-else {
-const err453 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data172};
+if(func3(data162) < 1){
+const err453 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data162};
 if(vErrors === null){
 vErrors = [err453];
 }
@@ -5596,9 +5883,8 @@ vErrors.push(err453);
 errors++;
 }
 }
-}
 else {
-const err454 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+const err454 = {instancePath:instancePath+"/readinessChecks/" + i20+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.name.type,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data162};
 if(vErrors === null){
 vErrors = [err454];
 }
@@ -5607,12 +5893,1281 @@ vErrors.push(err454);
 }
 errors++;
 }
+}
+if(data161.protocol !== undefined){
+let data163 = data161.protocol;
+if(typeof data163 !== "string"){
+const err455 = {instancePath:instancePath+"/readinessChecks/" + i20+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data163};
+if(vErrors === null){
+vErrors = [err455];
+}
+else {
+vErrors.push(err455);
+}
+errors++;
+}
+if(!((data163 === "HTTP") || (data163 === "HTTPS"))){
+const err456 = {instancePath:instancePath+"/readinessChecks/" + i20+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data163};
+if(vErrors === null){
+vErrors = [err456];
+}
+else {
+vErrors.push(err456);
+}
+errors++;
+}
+}
+if(data161.path !== undefined){
+let data164 = data161.path;
+if(typeof data164 === "string"){
+if(func3(data164) > 1024){
+const err457 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err457];
+}
+else {
+vErrors.push(err457);
+}
+errors++;
+}
+if(func3(data164) < 1){
+const err458 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err458];
+}
+else {
+vErrors.push(err458);
+}
+errors++;
+}
+}
+else {
+const err459 = {instancePath:instancePath+"/readinessChecks/" + i20+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.path.type,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data164};
+if(vErrors === null){
+vErrors = [err459];
+}
+else {
+vErrors.push(err459);
+}
+errors++;
+}
+}
+if(data161.portName !== undefined){
+let data165 = data161.portName;
+if(typeof data165 === "string"){
+if(func3(data165) > 32768){
+const err460 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err460];
+}
+else {
+vErrors.push(err460);
+}
+errors++;
+}
+if(func3(data165) < 1){
+const err461 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err461];
+}
+else {
+vErrors.push(err461);
+}
+errors++;
+}
+if(!pattern1.test(data165)){
+const err462 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err462];
+}
+else {
+vErrors.push(err462);
+}
+errors++;
+}
+}
+else {
+const err463 = {instancePath:instancePath+"/readinessChecks/" + i20+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.portName.type,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data165};
+if(vErrors === null){
+vErrors = [err463];
+}
+else {
+vErrors.push(err463);
+}
+errors++;
+}
+}
+if(data161.intervalSeconds !== undefined){
+let data166 = data161.intervalSeconds;
+if(!(((typeof data166 == "number") && (!(data166 % 1) && !isNaN(data166))) && (isFinite(data166)))){
+const err464 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err464];
+}
+else {
+vErrors.push(err464);
+}
+errors++;
+}
+if((typeof data166 == "number") && (isFinite(data166))){
+if(data166 > 2147483647 || isNaN(data166)){
+const err465 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err465];
+}
+else {
+vErrors.push(err465);
+}
+errors++;
+}
+if(data166 < 0 || isNaN(data166)){
+const err466 = {instancePath:instancePath+"/readinessChecks/" + i20+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data166};
+if(vErrors === null){
+vErrors = [err466];
+}
+else {
+vErrors.push(err466);
+}
+errors++;
+}
+}
+}
+if(data161.timeoutSeconds !== undefined){
+let data167 = data161.timeoutSeconds;
+if(!(((typeof data167 == "number") && (!(data167 % 1) && !isNaN(data167))) && (isFinite(data167)))){
+const err467 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err467];
+}
+else {
+vErrors.push(err467);
+}
+errors++;
+}
+if((typeof data167 == "number") && (isFinite(data167))){
+if(data167 > 2147483647 || isNaN(data167)){
+const err468 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err468];
+}
+else {
+vErrors.push(err468);
+}
+errors++;
+}
+if(data167 < 1 || isNaN(data167)){
+const err469 = {instancePath:instancePath+"/readinessChecks/" + i20+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data167};
+if(vErrors === null){
+vErrors = [err469];
+}
+else {
+vErrors.push(err469);
+}
+errors++;
+}
+}
+}
+if(data161.httpStatusCodesForReady !== undefined){
+let data168 = data161.httpStatusCodesForReady;
+if(Array.isArray(data168)){
+if(data168.length > 1000){
+const err470 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err470];
+}
+else {
+vErrors.push(err470);
+}
+errors++;
+}
+if(data168.length < 1){
+const err471 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err471];
+}
+else {
+vErrors.push(err471);
+}
+errors++;
+}
+const len21 = data168.length;
+for(let i21=0; i21<len21; i21++){
+let data169 = data168[i21];
+if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
+const err472 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err472];
+}
+else {
+vErrors.push(err472);
+}
+errors++;
+}
+if((typeof data169 == "number") && (isFinite(data169))){
+if(data169 > 999 || isNaN(data169)){
+const err473 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err473];
+}
+else {
+vErrors.push(err473);
+}
+errors++;
+}
+if(data169 < 100 || isNaN(data169)){
+const err474 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady/" + i21,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data169};
+if(vErrors === null){
+vErrors = [err474];
+}
+else {
+vErrors.push(err474);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err475 = {instancePath:instancePath+"/readinessChecks/" + i20+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data168};
+if(vErrors === null){
+vErrors = [err475];
+}
+else {
+vErrors.push(err475);
+}
+errors++;
+}
+}
+if(data161.preserveLastResponse !== undefined){
+let data170 = data161.preserveLastResponse;
+if(typeof data170 !== "boolean"){
+const err476 = {instancePath:instancePath+"/readinessChecks/" + i20+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema11.properties.readinessChecks.items.properties.preserveLastResponse,data:data170};
+if(vErrors === null){
+vErrors = [err476];
+}
+else {
+vErrors.push(err476);
+}
+errors++;
+}
+}
+}
+else {
+const err477 = {instancePath:instancePath+"/readinessChecks/" + i20,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.readinessChecks.items.type,parentSchema:schema11.properties.readinessChecks.items,data:data161};
+if(vErrors === null){
+vErrors = [err477];
+}
+else {
+vErrors.push(err477);
+}
+errors++;
+}
+}
+}
+else {
+const err478 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.type,parentSchema:schema11.properties.readinessChecks,data:data160};
+if(vErrors === null){
+vErrors = [err478];
+}
+else {
+vErrors.push(err478);
+}
+errors++;
+}
+}
+if(data.residency !== undefined){
+let data171 = data.residency;
+if(data171 && typeof data171 == "object" && !Array.isArray(data171)){
+for(const key42 in data171){
+if(!((key42 === "relaunchEscalationTimeoutSeconds") || (key42 === "taskLostBehavior"))){
+const err479 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key42},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.residency,data:data171};
+if(vErrors === null){
+vErrors = [err479];
+}
+else {
+vErrors.push(err479);
+}
+errors++;
+}
+}
+if(data171.relaunchEscalationTimeoutSeconds !== undefined){
+let data172 = data171.relaunchEscalationTimeoutSeconds;
+if(!(((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172))) && (isFinite(data172)))){
+const err480 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err480];
+}
+else {
+vErrors.push(err480);
+}
+errors++;
+}
+if((typeof data172 == "number") && (isFinite(data172))){
+if(data172 > 2147483647 || isNaN(data172)){
+const err481 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err481];
+}
+else {
+vErrors.push(err481);
+}
+errors++;
+}
+if(data172 < 0 || isNaN(data172)){
+const err482 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data172};
+if(vErrors === null){
+vErrors = [err482];
+}
+else {
+vErrors.push(err482);
+}
+errors++;
+}
+}
+}
+if(data171.taskLostBehavior !== undefined){
+let data173 = data171.taskLostBehavior;
+if(typeof data173 !== "string"){
+const err483 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.residency.properties.taskLostBehavior.type,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data173};
+if(vErrors === null){
+vErrors = [err483];
+}
+else {
+vErrors.push(err483);
+}
+errors++;
+}
+if(!((data173 === "WAIT_FOREVER") || (data173 === "RELAUNCH_AFTER_TIMEOUT"))){
+const err484 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema11.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data173};
+if(vErrors === null){
+vErrors = [err484];
+}
+else {
+vErrors.push(err484);
+}
+errors++;
+}
+}
+}
+else {
+const err485 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.residency.type,parentSchema:schema11.properties.residency,data:data171};
+if(vErrors === null){
+vErrors = [err485];
+}
+else {
+vErrors.push(err485);
+}
+errors++;
+}
+}
+if(data.resourceLimits !== undefined){
+let data174 = data.resourceLimits;
+if(data174 && typeof data174 == "object" && !Array.isArray(data174)){
+for(const key43 in data174){
+if(!((key43 === "cpus") || (key43 === "mem"))){
+const err486 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key43},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.resourceLimits,data:data174};
+if(vErrors === null){
+vErrors = [err486];
+}
+else {
+vErrors.push(err486);
+}
+errors++;
+}
+}
+if(data174.cpus !== undefined){
+let data175 = data174.cpus;
+const _errs495 = errors;
+let valid118 = true;
+const _errs496 = errors;
+if(typeof data175 !== "string"){
+const err487 = {};
+if(vErrors === null){
+vErrors = [err487];
+}
+else {
+vErrors.push(err487);
+}
+errors++;
+}
+var _valid23 = _errs496 === errors;
+errors = _errs495;
+if(vErrors !== null){
+if(_errs495){
+vErrors.length = _errs495;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause1;
+if(_valid23){
+const _errs498 = errors;
+if(!(data175 === "unlimited")){
+const err488 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema11.properties.resourceLimits.properties.cpus.then,data:data175};
+if(vErrors === null){
+vErrors = [err488];
+}
+else {
+vErrors.push(err488);
+}
+errors++;
+}
+var _valid23 = _errs498 === errors;
+valid118 = _valid23;
+ifClause1 = "then";
+}
+else {
+const _errs499 = errors;
+if((typeof data175 == "number") && (isFinite(data175))){
+if(data175 > 1000000000 || isNaN(data175)){
+const err489 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err489];
+}
+else {
+vErrors.push(err489);
+}
+errors++;
+}
+if(data175 < 0 || isNaN(data175)){
+const err490 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err490];
+}
+else {
+vErrors.push(err490);
+}
+errors++;
+}
+}
+else {
+const err491 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data175};
+if(vErrors === null){
+vErrors = [err491];
+}
+else {
+vErrors.push(err491);
+}
+errors++;
+}
+var _valid23 = _errs499 === errors;
+valid118 = _valid23;
+ifClause1 = "else";
+}
+if(!valid118){
+const err492 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.resourceLimits.properties.cpus,data:data175};
+if(vErrors === null){
+vErrors = [err492];
+}
+else {
+vErrors.push(err492);
+}
+errors++;
+}
+}
+if(data174.mem !== undefined){
+let data176 = data174.mem;
+const _errs502 = errors;
+let valid119 = true;
+const _errs503 = errors;
+if(typeof data176 !== "string"){
+const err493 = {};
+if(vErrors === null){
+vErrors = [err493];
+}
+else {
+vErrors.push(err493);
+}
+errors++;
+}
+var _valid24 = _errs503 === errors;
+errors = _errs502;
+if(vErrors !== null){
+if(_errs502){
+vErrors.length = _errs502;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause2;
+if(_valid24){
+const _errs505 = errors;
+if(!(data176 === "unlimited")){
+const err494 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema11.properties.resourceLimits.properties.mem.then,data:data176};
+if(vErrors === null){
+vErrors = [err494];
+}
+else {
+vErrors.push(err494);
+}
+errors++;
+}
+var _valid24 = _errs505 === errors;
+valid119 = _valid24;
+ifClause2 = "then";
+}
+else {
+const _errs506 = errors;
+if((typeof data176 == "number") && (isFinite(data176))){
+if(data176 > 1000000000 || isNaN(data176)){
+const err495 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err495];
+}
+else {
+vErrors.push(err495);
+}
+errors++;
+}
+if(data176 < 0 || isNaN(data176)){
+const err496 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err496];
+}
+else {
+vErrors.push(err496);
+}
+errors++;
+}
+}
+else {
+const err497 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.mem.else.type,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data176};
+if(vErrors === null){
+vErrors = [err497];
+}
+else {
+vErrors.push(err497);
+}
+errors++;
+}
+var _valid24 = _errs506 === errors;
+valid119 = _valid24;
+ifClause2 = "else";
+}
+if(!valid119){
+const err498 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.resourceLimits.properties.mem,data:data176};
+if(vErrors === null){
+vErrors = [err498];
+}
+else {
+vErrors.push(err498);
+}
+errors++;
+}
+}
+}
+else {
+const err499 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.resourceLimits.type,parentSchema:schema11.properties.resourceLimits,data:data174};
+if(vErrors === null){
+vErrors = [err499];
+}
+else {
+vErrors.push(err499);
+}
+errors++;
+}
+}
+if(data.requirePorts !== undefined){
+let data177 = data.requirePorts;
+if(typeof data177 !== "boolean"){
+const err500 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.requirePorts.type,parentSchema:schema11.properties.requirePorts,data:data177};
+if(vErrors === null){
+vErrors = [err500];
+}
+else {
+vErrors.push(err500);
+}
+errors++;
+}
+}
+if(data.secrets !== undefined){
+let data178 = data.secrets;
+if(data178 && typeof data178 == "object" && !Array.isArray(data178)){
+if(Object.keys(data178).length > 1000){
+const err501 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err501];
+}
+else {
+vErrors.push(err501);
+}
+errors++;
+}
+for(const key44 in data178){
+const _errs512 = errors;
+if(typeof key44 === "string"){
+if(func3(key44) > 1024){
+const err502 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key44,propertyName:key44};
+if(vErrors === null){
+vErrors = [err502];
+}
+else {
+vErrors.push(err502);
+}
+errors++;
+}
+}
+var valid120 = _errs512 === errors;
+if(!valid120){
+const err503 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key44},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err503];
+}
+else {
+vErrors.push(err503);
+}
+errors++;
+}
+}
+for(const key45 in data178){
+let data179 = data178[key45];
+if(data179 && typeof data179 == "object" && !Array.isArray(data179)){
+if(data179.source === undefined){
+const err504 = {instancePath:instancePath+"/secrets/" + key45.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data179};
+if(vErrors === null){
+vErrors = [err504];
+}
+else {
+vErrors.push(err504);
+}
+errors++;
+}
+for(const key46 in data179){
+if(!(key46 === "source")){
+const err505 = {instancePath:instancePath+"/secrets/" + key45.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key46},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.secrets.additionalProperties,data:data179};
+if(vErrors === null){
+vErrors = [err505];
+}
+else {
+vErrors.push(err505);
+}
+errors++;
+}
+}
+if(data179.source !== undefined){
+let data180 = data179.source;
+if(typeof data180 === "string"){
+if(func3(data180) > 32768){
+const err506 = {instancePath:instancePath+"/secrets/" + key45.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err506];
+}
+else {
+vErrors.push(err506);
+}
+errors++;
+}
+if(func3(data180) < 1){
+const err507 = {instancePath:instancePath+"/secrets/" + key45.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err507];
+}
+else {
+vErrors.push(err507);
+}
+errors++;
+}
+}
+else {
+const err508 = {instancePath:instancePath+"/secrets/" + key45.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data180};
+if(vErrors === null){
+vErrors = [err508];
+}
+else {
+vErrors.push(err508);
+}
+errors++;
+}
+}
+}
+else {
+const err509 = {instancePath:instancePath+"/secrets/" + key45.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data179};
+if(vErrors === null){
+vErrors = [err509];
+}
+else {
+vErrors.push(err509);
+}
+errors++;
+}
+}
+}
+else {
+const err510 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data178};
+if(vErrors === null){
+vErrors = [err510];
+}
+else {
+vErrors.push(err510);
+}
+errors++;
+}
+}
+if(data.taskKillGracePeriodSeconds !== undefined){
+let data181 = data.taskKillGracePeriodSeconds;
+if(!(((typeof data181 == "number") && (!(data181 % 1) && !isNaN(data181))) && (isFinite(data181)))){
+const err511 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.taskKillGracePeriodSeconds.type,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err511];
+}
+else {
+vErrors.push(err511);
+}
+errors++;
+}
+if((typeof data181 == "number") && (isFinite(data181))){
+if(data181 > 2147483647 || isNaN(data181)){
+const err512 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err512];
+}
+else {
+vErrors.push(err512);
+}
+errors++;
+}
+if(data181 < 0 || isNaN(data181)){
+const err513 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data181};
+if(vErrors === null){
+vErrors = [err513];
+}
+else {
+vErrors.push(err513);
+}
+errors++;
+}
+}
+}
+if(data.upgradeStrategy !== undefined){
+let data182 = data.upgradeStrategy;
+if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
+for(const key47 in data182){
+if(!((key47 === "minimumHealthCapacity") || (key47 === "maximumOverCapacity"))){
+const err514 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key47},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.upgradeStrategy,data:data182};
+if(vErrors === null){
+vErrors = [err514];
+}
+else {
+vErrors.push(err514);
+}
+errors++;
+}
+}
+if(data182.minimumHealthCapacity !== undefined){
+let data183 = data182.minimumHealthCapacity;
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 > 1 || isNaN(data183)){
+const err515 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err515];
+}
+else {
+vErrors.push(err515);
+}
+errors++;
+}
+if(data183 < 0 || isNaN(data183)){
+const err516 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err516];
+}
+else {
+vErrors.push(err516);
+}
+errors++;
+}
+}
+else {
+const err517 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(vErrors === null){
+vErrors = [err517];
+}
+else {
+vErrors.push(err517);
+}
+errors++;
+}
+}
+if(data182.maximumOverCapacity !== undefined){
+let data184 = data182.maximumOverCapacity;
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 > 1 || isNaN(data184)){
+const err518 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err518];
+}
+else {
+vErrors.push(err518);
+}
+errors++;
+}
+if(data184 < 0 || isNaN(data184)){
+const err519 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err519];
+}
+else {
+vErrors.push(err519);
+}
+errors++;
+}
+}
+else {
+const err520 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(vErrors === null){
+vErrors = [err520];
+}
+else {
+vErrors.push(err520);
+}
+errors++;
+}
+}
+}
+else {
+const err521 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data182};
+if(vErrors === null){
+vErrors = [err521];
+}
+else {
+vErrors.push(err521);
+}
+errors++;
+}
+}
+if(data.uris !== undefined){
+let data185 = data.uris;
+if(Array.isArray(data185)){
+if(data185.length > 1000){
+const err522 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data185};
+if(vErrors === null){
+vErrors = [err522];
+}
+else {
+vErrors.push(err522);
+}
+errors++;
+}
+const len22 = data185.length;
+for(let i22=0; i22<len22; i22++){
+let data186 = data185[i22];
+if(typeof data186 === "string"){
+if(func3(data186) > 1024){
+const err523 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err523];
+}
+else {
+vErrors.push(err523);
+}
+errors++;
+}
+if(func3(data186) < 1){
+const err524 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err524];
+}
+else {
+vErrors.push(err524);
+}
+errors++;
+}
+}
+else {
+const err525 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data186};
+if(vErrors === null){
+vErrors = [err525];
+}
+else {
+vErrors.push(err525);
+}
+errors++;
+}
+}
+}
+else {
+const err526 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data185};
+if(vErrors === null){
+vErrors = [err526];
+}
+else {
+vErrors.push(err526);
+}
+errors++;
+}
+}
+if(data.user !== undefined){
+let data187 = data.user;
+if(typeof data187 === "string"){
+if(func3(data187) > 32768){
+const err527 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data187};
+if(vErrors === null){
+vErrors = [err527];
+}
+else {
+vErrors.push(err527);
+}
+errors++;
+}
+}
+else {
+const err528 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data187};
+if(vErrors === null){
+vErrors = [err528];
+}
+else {
+vErrors.push(err528);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data188 = data.version;
+if(typeof data188 === "string"){
+if(func3(data188) > 32768){
+const err529 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err529];
+}
+else {
+vErrors.push(err529);
+}
+errors++;
+}
+}
+else {
+const err530 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err530];
+}
+else {
+vErrors.push(err530);
+}
+errors++;
+}
+}
+if(data.versionInfo !== undefined){
+let data189 = data.versionInfo;
+if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
+for(const key48 in data189){
+if(!((key48 === "lastScalingAt") || (key48 === "lastConfigChangeAt"))){
+const err531 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key48},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.versionInfo,data:data189};
+if(vErrors === null){
+vErrors = [err531];
+}
+else {
+vErrors.push(err531);
+}
+errors++;
+}
+}
+if(data189.lastScalingAt !== undefined){
+let data190 = data189.lastScalingAt;
+if(typeof data190 === "string"){
+if(func3(data190) > 32768){
+const err532 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
+if(vErrors === null){
+vErrors = [err532];
+}
+else {
+vErrors.push(err532);
+}
+errors++;
+}
+}
+else {
+const err533 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
+if(vErrors === null){
+vErrors = [err533];
+}
+else {
+vErrors.push(err533);
+}
+errors++;
+}
+}
+if(data189.lastConfigChangeAt !== undefined){
+let data191 = data189.lastConfigChangeAt;
+if(typeof data191 === "string"){
+if(func3(data191) > 32768){
+const err534 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+if(vErrors === null){
+vErrors = [err534];
+}
+else {
+vErrors.push(err534);
+}
+errors++;
+}
+}
+else {
+const err535 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+if(vErrors === null){
+vErrors = [err535];
+}
+else {
+vErrors.push(err535);
+}
+errors++;
+}
+}
+}
+else {
+const err536 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data189};
+if(vErrors === null){
+vErrors = [err536];
+}
+else {
+vErrors.push(err536);
+}
+errors++;
+}
+}
+if(data.killSelection !== undefined){
+let data192 = data.killSelection;
+if(typeof data192 === "string"){
+if(func3(data192) > 32768){
+const err537 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err537];
+}
+else {
+vErrors.push(err537);
+}
+errors++;
+}
+}
+else {
+const err538 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err538];
+}
+else {
+vErrors.push(err538);
+}
+errors++;
+}
+}
+if(data.unreachableStrategy !== undefined){
+let data193 = data.unreachableStrategy;
+const _errs546 = errors;
+let valid127 = true;
+const _errs547 = errors;
+if(typeof data193 !== "string"){
+const err539 = {};
+if(vErrors === null){
+vErrors = [err539];
+}
+else {
+vErrors.push(err539);
+}
+errors++;
+}
+var _valid25 = _errs547 === errors;
+errors = _errs546;
+if(vErrors !== null){
+if(_errs546){
+vErrors.length = _errs546;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause3;
+if(_valid25){
+const _errs549 = errors;
+if(!(data193 === "disabled")){
+const err540 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data193};
+if(vErrors === null){
+vErrors = [err540];
+}
+else {
+vErrors.push(err540);
+}
+errors++;
+}
+var _valid25 = _errs549 === errors;
+valid127 = _valid25;
+ifClause3 = "then";
+}
+else {
+const _errs550 = errors;
+if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
+for(const key49 in data193){
+if(!((key49 === "inactiveAfterSeconds") || (key49 === "expungeAfterSeconds"))){
+const err541 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key49},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
+if(vErrors === null){
+vErrors = [err541];
+}
+else {
+vErrors.push(err541);
+}
+errors++;
+}
+}
+if(data193.inactiveAfterSeconds !== undefined){
+let data194 = data193.inactiveAfterSeconds;
+if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
+const err542 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err542];
+}
+else {
+vErrors.push(err542);
+}
+errors++;
+}
+if((typeof data194 == "number") && (isFinite(data194))){
+if(data194 > 2147483647 || isNaN(data194)){
+const err543 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err543];
+}
+else {
+vErrors.push(err543);
+}
+errors++;
+}
+if(data194 < 0 || isNaN(data194)){
+const err544 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+if(vErrors === null){
+vErrors = [err544];
+}
+else {
+vErrors.push(err544);
+}
+errors++;
+}
+}
+}
+if(data193.expungeAfterSeconds !== undefined){
+let data195 = data193.expungeAfterSeconds;
+if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
+const err545 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err545];
+}
+else {
+vErrors.push(err545);
+}
+errors++;
+}
+if((typeof data195 == "number") && (isFinite(data195))){
+if(data195 > 2147483647 || isNaN(data195)){
+const err546 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err546];
+}
+else {
+vErrors.push(err546);
+}
+errors++;
+}
+if(data195 < 0 || isNaN(data195)){
+const err547 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(vErrors === null){
+vErrors = [err547];
+}
+else {
+vErrors.push(err547);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err548 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
+if(vErrors === null){
+vErrors = [err548];
+}
+else {
+vErrors.push(err548);
+}
+errors++;
+}
+var _valid25 = _errs550 === errors;
+valid127 = _valid25;
+ifClause3 = "else";
+}
+if(!valid127){
+const err549 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data193};
+if(vErrors === null){
+vErrors = [err549];
+}
+else {
+vErrors.push(err549);
+}
+errors++;
+}
+}
+if(data.tty !== undefined){
+let data196 = data.tty;
+if(typeof data196 !== "boolean"){
+const err550 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data196};
+if(vErrors === null){
+vErrors = [err550];
+}
+else {
+vErrors.push(err550);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data197 = data.role;
+if(typeof data197 === "string"){
+if(func3(data197) > 32768){
+const err551 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err551];
+}
+else {
+vErrors.push(err551);
+}
+errors++;
+}
+if(func3(data197) < 1){
+const err552 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err552];
+}
+else {
+vErrors.push(err552);
+}
+errors++;
+}
+}
+else {
+const err553 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err553];
+}
+else {
+vErrors.push(err553);
+}
+errors++;
+}
+}
+}
+else {
+const err554 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err554];
+}
+else {
+vErrors.push(err554);
+}
+errors++;
+}
 validate10.errors = vErrors;
 return errors === 0;
 }
 
 exports.pod = validate11;
-const schema12 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}},"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"],"additionalProperties":false},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"],"additionalProperties":false},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}},"additionalProperties":false},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"],"additionalProperties":false},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"],"additionalProperties":false},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}},"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"],"additionalProperties":false},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"],"additionalProperties":false},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"],"additionalProperties":false}},"required":["command"],"additionalProperties":false},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}},"additionalProperties":false},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"],"additionalProperties":false},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"],"additionalProperties":false},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}},"additionalProperties":false}},"required":["name","resources"],"additionalProperties":false},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"],"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"],"additionalProperties":false}},"required":["name"],"additionalProperties":false},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"additionalProperties":false},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}},"additionalProperties":false},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}},"additionalProperties":false},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}},"additionalProperties":false},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}},"additionalProperties":false},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}},"additionalProperties":false},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}},"additionalProperties":false}},"additionalProperties":false},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}},"additionalProperties":false},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"],"additionalProperties":false};
+const schema12 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}},"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"],"additionalProperties":false},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"],"additionalProperties":false},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}},"additionalProperties":false},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":false},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"],"additionalProperties":false},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"],"additionalProperties":false},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}},"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"],"additionalProperties":false},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"],"additionalProperties":false},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"],"additionalProperties":false}},"required":["command"],"additionalProperties":false},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}},"additionalProperties":false},"check":{"type":["object","null"],"properties":{"exec":{"type":["object","null"],"properties":{"command":{"type":["object","null"],"additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"additionalProperties":true},"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"type":["object","null"],"additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"],"additionalProperties":false},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"],"additionalProperties":false},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}},"additionalProperties":false}},"required":["name","resources"],"additionalProperties":false},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"],"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"],"additionalProperties":false}},"required":["name"],"additionalProperties":false},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"additionalProperties":false},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}},"additionalProperties":false},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}},"additionalProperties":false},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}},"additionalProperties":false},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}},"additionalProperties":false},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}},"additionalProperties":false},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}},"additionalProperties":false}},"additionalProperties":false},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}},"additionalProperties":false},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"type":["object","null"],"additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"],"additionalProperties":false};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6329,10 +7884,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data9.endpoints !== undefined){
-let data20 = data9.endpoints;
-if((!(Array.isArray(data20))) && (data20 !== null)){
-const err59 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.type},message:"must be array,null",schema:schema12.properties.containers.items.properties.endpoints.type,parentSchema:schema12.properties.containers.items.properties.endpoints,data:data20};
+if(data9.resourceLimits !== undefined){
+let data20 = data9.resourceLimits;
+if((!(data20 && typeof data20 == "object" && !Array.isArray(data20))) && (data20 !== null)){
+const err59 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits",schemaPath:"#/properties/containers/items/properties/resourceLimits/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.resourceLimits.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.resourceLimits.type,parentSchema:schema12.properties.containers.items.properties.resourceLimits,data:data20};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -6341,9 +7896,10 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(Array.isArray(data20)){
-if(data20.length > 1000){
-const err60 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.endpoints,data:data20};
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key10 in data20){
+if(!((key10 === "cpus") || (key10 === "mem"))){
+const err60 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits",schemaPath:"#/properties/containers/items/properties/resourceLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.resourceLimits,data:data20};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -6352,12 +7908,14 @@ vErrors.push(err60);
 }
 errors++;
 }
-const len1 = data20.length;
-for(let i1=0; i1<len1; i1++){
-let data21 = data20[i1];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.name === undefined){
-const err61 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema12.properties.containers.items.properties.endpoints.items.required,parentSchema:schema12.properties.containers.items.properties.endpoints.items,data:data21};
+}
+if(data20.cpus !== undefined){
+let data21 = data20.cpus;
+const _errs55 = errors;
+let valid13 = true;
+const _errs56 = errors;
+if(!((typeof data21 == "number") && (isFinite(data21)))){
+const err61 = {};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -6366,9 +7924,21 @@ vErrors.push(err61);
 }
 errors++;
 }
-for(const key10 in data21){
-if(!(((((key10 === "name") || (key10 === "containerPort")) || (key10 === "hostPort")) || (key10 === "protocol")) || (key10 === "labels"))){
-const err62 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.endpoints.items,data:data21};
+var _valid0 = _errs56 === errors;
+errors = _errs55;
+if(vErrors !== null){
+if(_errs55){
+vErrors.length = _errs55;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs58 = errors;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 1000000000 || isNaN(data21)){
+const err62 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -6377,12 +7947,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data21.name !== undefined){
-let data22 = data21.name;
-if(typeof data22 === "string"){
-if(func3(data22) > 63){
-const err63 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+if(data21 < 0 || isNaN(data21)){
+const err63 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -6391,8 +7957,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(func3(data22) < 1){
-const err64 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+}
+else {
+const err64 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.containers.items.properties.resourceLimits.properties.cpus.then.type,parentSchema:schema12.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -6401,8 +7968,11 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(!pattern1.test(data22)){
-const err65 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+var _valid0 = _errs58 === errors;
+valid13 = _valid0;
+}
+if(!valid13){
+const err65 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.resourceLimits.properties.cpus.if,parentSchema:schema12.properties.containers.items.properties.resourceLimits.properties.cpus,data:data21};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -6412,8 +7982,13 @@ vErrors.push(err65);
 errors++;
 }
 }
-else {
-const err66 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.endpoints.items.properties.name.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+if(data20.mem !== undefined){
+let data22 = data20.mem;
+const _errs61 = errors;
+let valid14 = true;
+const _errs62 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
+const err66 = {};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -6422,11 +7997,21 @@ vErrors.push(err66);
 }
 errors++;
 }
+var _valid1 = _errs62 === errors;
+errors = _errs61;
+if(vErrors !== null){
+if(_errs61){
+vErrors.length = _errs61;
 }
-if(data21.containerPort !== undefined){
-let data23 = data21.containerPort;
-if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err67 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.items.properties.containerPort.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.endpoints.items.properties.containerPort.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs64 = errors;
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 1000000000 || isNaN(data22)){
+const err67 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -6435,9 +8020,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 65535 || isNaN(data23)){
-const err68 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+if(data22 < 0 || isNaN(data22)){
+const err68 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -6446,8 +8030,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data23 < 0 || isNaN(data23)){
-const err69 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+}
+else {
+const err69 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.containers.items.properties.resourceLimits.properties.mem.then.type,parentSchema:schema12.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -6456,12 +8041,11 @@ vErrors.push(err69);
 }
 errors++;
 }
+var _valid1 = _errs64 === errors;
+valid14 = _valid1;
 }
-}
-if(data21.hostPort !== undefined){
-let data24 = data21.hostPort;
-if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err70 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.items.properties.hostPort.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.endpoints.items.properties.hostPort.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+if(!valid14){
+const err70 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.resourceLimits.properties.mem.if,parentSchema:schema12.properties.containers.items.properties.resourceLimits.properties.mem,data:data22};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -6470,9 +8054,13 @@ vErrors.push(err70);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 65535 || isNaN(data24)){
-const err71 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+}
+}
+}
+if(data9.endpoints !== undefined){
+let data23 = data9.endpoints;
+if((!(Array.isArray(data23))) && (data23 !== null)){
+const err71 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.type},message:"must be array,null",schema:schema12.properties.containers.items.properties.endpoints.type,parentSchema:schema12.properties.containers.items.properties.endpoints,data:data23};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -6481,8 +8069,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data24 < 0 || isNaN(data24)){
-const err72 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+if(Array.isArray(data23)){
+if(data23.length > 1000){
+const err72 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.endpoints,data:data23};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -6491,12 +8080,12 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-}
-if(data21.protocol !== undefined){
-let data25 = data21.protocol;
-if((!(Array.isArray(data25))) && (data25 !== null)){
-const err73 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.items.properties.protocol.type},message:"must be array,null",schema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.name === undefined){
+const err73 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema12.properties.containers.items.properties.endpoints.items.required,parentSchema:schema12.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -6505,9 +8094,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(Array.isArray(data25)){
-if(data25.length > 1000){
-const err74 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+for(const key11 in data24){
+if(!(((((key11 === "name") || (key11 === "containerPort")) || (key11 === "hostPort")) || (key11 === "protocol")) || (key11 === "labels"))){
+const err74 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -6516,8 +8105,12 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data25.length < 1){
-const err75 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+}
+if(data24.name !== undefined){
+let data25 = data24.name;
+if(typeof data25 === "string"){
+if(func3(data25) > 63){
+const err75 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -6526,12 +8119,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-const len2 = data25.length;
-for(let i2=0; i2<len2; i2++){
-let data26 = data25[i2];
-if(typeof data26 === "string"){
-if(func3(data26) > 32768){
-const err76 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data26};
+if(func3(data25) < 1){
+const err76 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -6540,9 +8129,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol.items.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data26};
+if(!pattern1.test(data25)){
+const err77 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -6552,12 +8140,8 @@ vErrors.push(err77);
 errors++;
 }
 }
-}
-}
-if(data21.labels !== undefined){
-let data27 = data21.labels;
-if((!(data27 && typeof data27 == "object" && !Array.isArray(data27))) && (data27 !== null)){
-const err78 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.items.properties.labels.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+else {
+const err78 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.endpoints.items.properties.name.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -6566,9 +8150,11 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(Object.keys(data27).length > 1000){
-const err79 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+}
+if(data24.containerPort !== undefined){
+let data26 = data24.containerPort;
+if((!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))) && (data26 !== null)){
+const err79 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.items.properties.containerPort.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.endpoints.items.properties.containerPort.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -6577,11 +8163,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-for(const key11 in data27){
-const _errs68 = errors;
-if(typeof key11 === "string"){
-if(func3(key11) > 1024){
-const err80 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,data:key11,propertyName:key11};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 65535 || isNaN(data26)){
+const err80 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -6590,10 +8174,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-var valid17 = _errs68 === errors;
-if(!valid17){
-const err81 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+if(data26 < 0 || isNaN(data26)){
+const err81 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -6603,11 +8185,11 @@ vErrors.push(err81);
 errors++;
 }
 }
-for(const key12 in data27){
-let data28 = data27[key12];
-if(typeof data28 === "string"){
-if(func3(data28) > 32768){
-const err82 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data28};
+}
+if(data24.hostPort !== undefined){
+let data27 = data24.hostPort;
+if((!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))) && (data27 !== null)){
+const err82 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.items.properties.hostPort.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.endpoints.items.properties.hostPort.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -6616,9 +8198,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data28};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 65535 || isNaN(data27)){
+const err83 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -6627,12 +8209,8 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.properties.endpoints.items.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items,data:data21};
+if(data27 < 0 || isNaN(data27)){
+const err84 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -6643,11 +8221,10 @@ errors++;
 }
 }
 }
-}
-if(data9.image !== undefined){
-let data29 = data9.image;
-if((!(data29 && typeof data29 == "object" && !Array.isArray(data29))) && (data29 !== null)){
-const err85 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.image.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.image.type,parentSchema:schema12.properties.containers.items.properties.image,data:data29};
+if(data24.protocol !== undefined){
+let data28 = data24.protocol;
+if((!(Array.isArray(data28))) && (data28 !== null)){
+const err85 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.items.properties.protocol.type},message:"must be array,null",schema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -6656,9 +8233,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.kind === undefined){
-const err86 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema12.properties.containers.items.properties.image.required,parentSchema:schema12.properties.containers.items.properties.image,data:data29};
+if(Array.isArray(data28)){
+if(data28.length > 1000){
+const err86 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -6667,8 +8244,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data29.id === undefined){
-const err87 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema12.properties.containers.items.properties.image.required,parentSchema:schema12.properties.containers.items.properties.image,data:data29};
+if(data28.length < 1){
+const err87 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -6677,9 +8254,12 @@ vErrors.push(err87);
 }
 errors++;
 }
-for(const key13 in data29){
-if(!(((((key13 === "kind") || (key13 === "id")) || (key13 === "forcePull")) || (key13 === "pullConfig")) || (key13 === "labels"))){
-const err88 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.image,data:data29};
+const len2 = data28.length;
+for(let i2=0; i2<len2; i2++){
+let data29 = data28[i2];
+if(typeof data29 === "string"){
+if(func3(data29) > 32768){
+const err88 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -6689,11 +8269,8 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data29.kind !== undefined){
-let data30 = data29.kind;
-if(typeof data30 === "string"){
-if(func3(data30) > 32768){
-const err89 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.image.properties.kind,data:data30};
+else {
+const err89 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol.items.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -6703,8 +8280,12 @@ vErrors.push(err89);
 errors++;
 }
 }
-else {
-const err90 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.image.properties.kind.type,parentSchema:schema12.properties.containers.items.properties.image.properties.kind,data:data30};
+}
+}
+if(data24.labels !== undefined){
+let data30 = data24.labels;
+if((!(data30 && typeof data30 == "object" && !Array.isArray(data30))) && (data30 !== null)){
+const err90 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.endpoints.items.properties.labels.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6713,12 +8294,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-if(data29.id !== undefined){
-let data31 = data29.id;
-if(typeof data31 === "string"){
-if(func3(data31) > 1024){
-const err91 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.image.properties.id,data:data31};
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(Object.keys(data30).length > 1000){
+const err91 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6727,8 +8305,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(func3(data31) < 1){
-const err92 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.image.properties.id,data:data31};
+for(const key12 in data30){
+const _errs83 = errors;
+if(typeof key12 === "string"){
+if(func3(key12) > 1024){
+const err92 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -6738,8 +8319,9 @@ vErrors.push(err92);
 errors++;
 }
 }
-else {
-const err93 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.image.properties.id.type,parentSchema:schema12.properties.containers.items.properties.image.properties.id,data:data31};
+var valid20 = _errs83 === errors;
+if(!valid20){
+const err93 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -6749,10 +8331,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data29.forcePull !== undefined){
-let data32 = data29.forcePull;
-if((typeof data32 !== "boolean") && (data32 !== null)){
-const err94 = {instancePath:instancePath+"/containers/" + i0+"/image/forcePull",schemaPath:"#/properties/containers/items/properties/image/properties/forcePull/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.image.properties.forcePull.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.image.properties.forcePull.type,parentSchema:schema12.properties.containers.items.properties.image.properties.forcePull,data:data32};
+for(const key13 in data30){
+let data31 = data30[key13];
+if(typeof data31 === "string"){
+if(func3(data31) > 32768){
+const err94 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -6762,10 +8345,8 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data29.pullConfig !== undefined){
-let data33 = data29.pullConfig;
-if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)){
-const err95 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.image.properties.pullConfig.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.image.properties.pullConfig.type,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig,data:data33};
+else {
+const err95 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -6774,9 +8355,12 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.secret === undefined){
-const err96 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema12.properties.containers.items.properties.image.properties.pullConfig.required,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig,data:data33};
+}
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.properties.endpoints.items.type,parentSchema:schema12.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -6785,9 +8369,13 @@ vErrors.push(err96);
 }
 errors++;
 }
-for(const key14 in data33){
-if(!(key14 === "secret")){
-const err97 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig,data:data33};
+}
+}
+}
+if(data9.image !== undefined){
+let data32 = data9.image;
+if((!(data32 && typeof data32 == "object" && !Array.isArray(data32))) && (data32 !== null)){
+const err97 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.image.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.image.type,parentSchema:schema12.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -6796,12 +8384,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-if(data33.secret !== undefined){
-let data34 = data33.secret;
-if(typeof data34 === "string"){
-if(func3(data34) > 32768){
-const err98 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data34};
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.kind === undefined){
+const err98 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema12.properties.containers.items.properties.image.required,parentSchema:schema12.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -6810,9 +8395,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-else {
-const err99 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.image.properties.pullConfig.properties.secret.type,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data34};
+if(data32.id === undefined){
+const err99 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema12.properties.containers.items.properties.image.required,parentSchema:schema12.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -6821,13 +8405,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-}
-}
-if(data29.labels !== undefined){
-let data35 = data29.labels;
-if((!(data35 && typeof data35 == "object" && !Array.isArray(data35))) && (data35 !== null)){
-const err100 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.image.properties.labels.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.image.properties.labels.type,parentSchema:schema12.properties.containers.items.properties.image.properties.labels,data:data35};
+for(const key14 in data32){
+if(!(((((key14 === "kind") || (key14 === "id")) || (key14 === "forcePull")) || (key14 === "pullConfig")) || (key14 === "labels"))){
+const err100 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -6836,9 +8416,12 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(Object.keys(data35).length > 1000){
-const err101 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.containers.items.properties.image.properties.labels,data:data35};
+}
+if(data32.kind !== undefined){
+let data33 = data32.kind;
+if(typeof data33 === "string"){
+if(func3(data33) > 32768){
+const err101 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.image.properties.kind,data:data33};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -6847,11 +8430,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-for(const key15 in data35){
-const _errs88 = errors;
-if(typeof key15 === "string"){
-if(func3(key15) > 1024){
-const err102 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.image.properties.labels.propertyNames,data:key15,propertyName:key15};
+}
+else {
+const err102 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.image.properties.kind.type,parentSchema:schema12.properties.containers.items.properties.image.properties.kind,data:data33};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -6861,9 +8442,11 @@ vErrors.push(err102);
 errors++;
 }
 }
-var valid21 = _errs88 === errors;
-if(!valid21){
-const err103 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key15},message:"property name must be valid",schema:schema12.properties.containers.items.properties.image.properties.labels.propertyNames,parentSchema:schema12.properties.containers.items.properties.image.properties.labels,data:data35};
+if(data32.id !== undefined){
+let data34 = data32.id;
+if(typeof data34 === "string"){
+if(func3(data34) > 1024){
+const err103 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -6872,12 +8455,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-for(const key16 in data35){
-let data36 = data35[key16];
-if(typeof data36 === "string"){
-if(func3(data36) > 32768){
-const err104 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data36};
+if(func3(data34) < 1){
+const err104 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -6888,7 +8467,7 @@ errors++;
 }
 }
 else {
-const err105 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.image.properties.labels.additionalProperties.type,parentSchema:schema12.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data36};
+const err105 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.image.properties.id.type,parentSchema:schema12.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -6898,14 +8477,10 @@ vErrors.push(err105);
 errors++;
 }
 }
-}
-}
-}
-}
-if(data9.environment !== undefined){
-let data37 = data9.environment;
-if((!(data37 && typeof data37 == "object" && !Array.isArray(data37))) && (data37 !== null)){
-const err106 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.environment.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.environment.type,parentSchema:schema12.properties.containers.items.properties.environment,data:data37};
+if(data32.forcePull !== undefined){
+let data35 = data32.forcePull;
+if((typeof data35 !== "boolean") && (data35 !== null)){
+const err106 = {instancePath:instancePath+"/containers/" + i0+"/image/forcePull",schemaPath:"#/properties/containers/items/properties/image/properties/forcePull/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.image.properties.forcePull.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.image.properties.forcePull.type,parentSchema:schema12.properties.containers.items.properties.image.properties.forcePull,data:data35};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -6914,9 +8489,11 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(Object.keys(data37).length > 1000){
-const err107 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.containers.items.properties.environment,data:data37};
+}
+if(data32.pullConfig !== undefined){
+let data36 = data32.pullConfig;
+if((!(data36 && typeof data36 == "object" && !Array.isArray(data36))) && (data36 !== null)){
+const err107 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.image.properties.pullConfig.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.image.properties.pullConfig.type,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -6925,11 +8502,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-for(const key17 in data37){
-const _errs94 = errors;
-if(typeof key17 === "string"){
-if(func3(key17) > 1024){
-const err108 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.environment.propertyNames,data:key17,propertyName:key17};
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.secret === undefined){
+const err108 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema12.properties.containers.items.properties.image.properties.pullConfig.required,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -6938,10 +8513,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-var valid23 = _errs94 === errors;
-if(!valid23){
-const err109 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid",schema:schema12.properties.containers.items.properties.environment.propertyNames,parentSchema:schema12.properties.containers.items.properties.environment,data:data37};
+for(const key15 in data36){
+if(!(key15 === "secret")){
+const err109 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -6951,10 +8525,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-for(const key18 in data37){
-let data38 = data37[key18];
-if((typeof data38 !== "string") && (!(data38 && typeof data38 == "object" && !Array.isArray(data38)))){
-const err110 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.environment.additionalProperties.type},message:"must be string,object",schema:schema12.properties.containers.items.properties.environment.additionalProperties.type,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties,data:data38};
+if(data36.secret !== undefined){
+let data37 = data36.secret;
+if(typeof data37 === "string"){
+if(func3(data37) > 32768){
+const err110 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -6963,9 +8538,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func3(data38) > 32768){
-const err111 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties,data:data38};
+}
+else {
+const err111 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.image.properties.pullConfig.properties.secret.type,parentSchema:schema12.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -6975,9 +8550,12 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.secret === undefined){
-const err112 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema12.properties.containers.items.properties.environment.additionalProperties.required,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties,data:data38};
+}
+}
+if(data32.labels !== undefined){
+let data38 = data32.labels;
+if((!(data38 && typeof data38 == "object" && !Array.isArray(data38))) && (data38 !== null)){
+const err112 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.image.properties.labels.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.image.properties.labels.type,parentSchema:schema12.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -6986,9 +8564,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-for(const key19 in data38){
-if(!(key19 === "secret")){
-const err113 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties,data:data38};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(Object.keys(data38).length > 1000){
+const err113 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -6997,12 +8575,11 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data38.secret !== undefined){
-let data39 = data38.secret;
-if(typeof data39 === "string"){
-if(func3(data39) > 32768){
-const err114 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key18.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data39};
+for(const key16 in data38){
+const _errs103 = errors;
+if(typeof key16 === "string"){
+if(func3(key16) > 1024){
+const err114 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.image.properties.labels.propertyNames,data:key16,propertyName:key16};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -7012,8 +8589,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-else {
-const err115 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key18.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.environment.additionalProperties.properties.secret.type,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data39};
+var valid24 = _errs103 === errors;
+if(!valid24){
+const err115 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key16},message:"property name must be valid",schema:schema12.properties.containers.items.properties.image.properties.labels.propertyNames,parentSchema:schema12.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -7023,14 +8601,11 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
-}
-}
-}
-if(data9.user !== undefined){
-let data40 = data9.user;
-if((typeof data40 !== "string") && (data40 !== null)){
-const err116 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.user.type},message:"must be string,null",schema:schema12.properties.containers.items.properties.user.type,parentSchema:schema12.properties.containers.items.properties.user,data:data40};
+for(const key17 in data38){
+let data39 = data38[key17];
+if(typeof data39 === "string"){
+if(func3(data39) > 32768){
+const err116 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -7039,9 +8614,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(typeof data40 === "string"){
-if(func3(data40) > 32768){
-const err117 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.user,data:data40};
+}
+else {
+const err117 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.image.properties.labels.additionalProperties.type,parentSchema:schema12.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -7052,10 +8627,13 @@ errors++;
 }
 }
 }
-if(data9.healthCheck !== undefined){
-let data41 = data9.healthCheck;
-if((!(data41 && typeof data41 == "object" && !Array.isArray(data41))) && (data41 !== null)){
-const err118 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.healthCheck.type,parentSchema:schema12.properties.containers.items.properties.healthCheck,data:data41};
+}
+}
+}
+if(data9.environment !== undefined){
+let data40 = data9.environment;
+if((!(data40 && typeof data40 == "object" && !Array.isArray(data40))) && (data40 !== null)){
+const err118 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.environment.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.environment.type,parentSchema:schema12.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -7064,10 +8642,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-for(const key20 in data41){
-if(!((((((((key20 === "http") || (key20 === "tcp")) || (key20 === "exec")) || (key20 === "gracePeriodSeconds")) || (key20 === "intervalSeconds")) || (key20 === "maxConsecutiveFailures")) || (key20 === "timeoutSeconds")) || (key20 === "delaySeconds"))){
-const err119 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck,data:data41};
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(Object.keys(data40).length > 1000){
+const err119 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -7076,11 +8653,11 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data41.http !== undefined){
-let data42 = data41.http;
-if((!(data42 && typeof data42 == "object" && !Array.isArray(data42))) && (data42 !== null)){
-const err120 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.http.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http,data:data42};
+for(const key18 in data40){
+const _errs109 = errors;
+if(typeof key18 === "string"){
+if(func3(key18) > 1024){
+const err120 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.environment.propertyNames,data:key18,propertyName:key18};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -7089,9 +8666,10 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.endpoint === undefined){
-const err121 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.required,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http,data:data42};
+}
+var valid26 = _errs109 === errors;
+if(!valid26){
+const err121 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames",keyword:"propertyNames",params:{propertyName: key18},message:"property name must be valid",schema:schema12.properties.containers.items.properties.environment.propertyNames,parentSchema:schema12.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -7100,9 +8678,11 @@ vErrors.push(err121);
 }
 errors++;
 }
-for(const key21 in data42){
-if(!(((key21 === "endpoint") || (key21 === "path")) || (key21 === "scheme"))){
-const err122 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http,data:data42};
+}
+for(const key19 in data40){
+let data41 = data40[key19];
+if((typeof data41 !== "string") && (!(data41 && typeof data41 == "object" && !Array.isArray(data41)))){
+const err122 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.environment.additionalProperties.type},message:"must be string,object",schema:schema12.properties.containers.items.properties.environment.additionalProperties.type,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -7111,12 +8691,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-if(data42.endpoint !== undefined){
-let data43 = data42.endpoint;
-if(typeof data43 === "string"){
-if(func3(data43) > 63){
-const err123 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+if(typeof data41 === "string"){
+if(func3(data41) > 32768){
+const err123 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -7125,8 +8702,10 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(func3(data43) < 1){
-const err124 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+}
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.secret === undefined){
+const err124 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema12.properties.containers.items.properties.environment.additionalProperties.required,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -7135,8 +8714,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(!pattern1.test(data43)){
-const err125 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+for(const key20 in data41){
+if(!(key20 === "secret")){
+const err125 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -7146,8 +8726,11 @@ vErrors.push(err125);
 errors++;
 }
 }
-else {
-const err126 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+if(data41.secret !== undefined){
+let data42 = data41.secret;
+if(typeof data42 === "string"){
+if(func3(data42) > 32768){
+const err126 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -7157,10 +8740,8 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data42.path !== undefined){
-let data44 = data42.path;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err127 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path.type},message:"must be string,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+else {
+const err127 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.environment.additionalProperties.properties.secret.type,parentSchema:schema12.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -7169,9 +8750,15 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func3(data44) > 1024){
-const err128 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+}
+}
+}
+}
+}
+if(data9.user !== undefined){
+let data43 = data9.user;
+if((typeof data43 !== "string") && (data43 !== null)){
+const err128 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.user.type},message:"must be string,null",schema:schema12.properties.containers.items.properties.user.type,parentSchema:schema12.properties.containers.items.properties.user,data:data43};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -7180,8 +8767,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(func3(data44) < 1){
-const err129 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+if(typeof data43 === "string"){
+if(func3(data43) > 32768){
+const err129 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.user,data:data43};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -7192,10 +8780,10 @@ errors++;
 }
 }
 }
-if(data42.scheme !== undefined){
-let data45 = data42.scheme;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err130 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type},message:"must be string,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+if(data9.healthCheck !== undefined){
+let data44 = data9.healthCheck;
+if((!(data44 && typeof data44 == "object" && !Array.isArray(data44))) && (data44 !== null)){
+const err130 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.healthCheck.type,parentSchema:schema12.properties.containers.items.properties.healthCheck,data:data44};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -7204,9 +8792,10 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func3(data45) > 32768){
-const err131 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key21 in data44){
+if(!((((((((key21 === "http") || (key21 === "tcp")) || (key21 === "exec")) || (key21 === "gracePeriodSeconds")) || (key21 === "intervalSeconds")) || (key21 === "maxConsecutiveFailures")) || (key21 === "timeoutSeconds")) || (key21 === "delaySeconds"))){
+const err131 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck,data:data44};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -7215,8 +8804,11 @@ vErrors.push(err131);
 }
 errors++;
 }
-if(!["http","https"].includes(data45.toLowerCase())){
-const err132 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.enumCaseless,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+}
+if(data44.http !== undefined){
+let data45 = data44.http;
+if((!(data45 && typeof data45 == "object" && !Array.isArray(data45))) && (data45 !== null)){
+const err132 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.http.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -7225,14 +8817,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data41.tcp !== undefined){
-let data46 = data41.tcp;
-if((!(data46 && typeof data46 == "object" && !Array.isArray(data46))) && (data46 !== null)){
-const err133 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.tcp.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp,data:data46};
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.endpoint === undefined){
+const err133 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.required,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -7241,9 +8828,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.endpoint === undefined){
-const err134 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.required,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp,data:data46};
+for(const key22 in data45){
+if(!(((key22 === "endpoint") || (key22 === "path")) || (key22 === "scheme"))){
+const err134 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -7252,9 +8839,12 @@ vErrors.push(err134);
 }
 errors++;
 }
-for(const key22 in data46){
-if(!(key22 === "endpoint")){
-const err135 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp,data:data46};
+}
+if(data45.endpoint !== undefined){
+let data46 = data45.endpoint;
+if(typeof data46 === "string"){
+if(func3(data46) > 63){
+const err135 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -7263,12 +8853,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data46.endpoint !== undefined){
-let data47 = data46.endpoint;
-if(typeof data47 === "string"){
-if(func3(data47) > 63){
-const err136 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+if(func3(data46) < 1){
+const err136 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -7277,8 +8863,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(func3(data47) < 1){
-const err137 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+if(!pattern1.test(data46)){
+const err137 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -7287,8 +8873,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(!pattern1.test(data47)){
-const err138 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+}
+else {
+const err138 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -7298,8 +8885,10 @@ vErrors.push(err138);
 errors++;
 }
 }
-else {
-const err139 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+if(data45.path !== undefined){
+let data47 = data45.path;
+if((typeof data47 !== "string") && (data47 !== null)){
+const err139 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path.type},message:"must be string,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -7308,13 +8897,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-}
-if(data41.exec !== undefined){
-let data48 = data41.exec;
-if((!(data48 && typeof data48 == "object" && !Array.isArray(data48))) && (data48 !== null)){
-const err140 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.exec.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec,data:data48};
+if(typeof data47 === "string"){
+if(func3(data47) > 1024){
+const err140 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -7323,9 +8908,8 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.command === undefined){
-const err141 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.required,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec,data:data48};
+if(func3(data47) < 1){
+const err141 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -7334,9 +8918,12 @@ vErrors.push(err141);
 }
 errors++;
 }
-for(const key23 in data48){
-if(!(key23 === "command")){
-const err142 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec,data:data48};
+}
+}
+if(data45.scheme !== undefined){
+let data48 = data45.scheme;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err142 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type},message:"must be string,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -7345,12 +8932,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-if(data48.command !== undefined){
-let data49 = data48.command;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(data49.shell === undefined){
-const err143 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/required",keyword:"required",params:{missingProperty: "shell"},message:"must have required property '"+"shell"+"'",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.required,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data49};
+if(typeof data48 === "string"){
+if(func3(data48) > 32768){
+const err143 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -7359,9 +8943,8 @@ vErrors.push(err143);
 }
 errors++;
 }
-for(const key24 in data49){
-if(!(key24 === "shell")){
-const err144 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data49};
+if(!["http","https"].includes(data48.toLowerCase())){
+const err144 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.enumCaseless,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -7371,11 +8954,13 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data49.shell !== undefined){
-let data50 = data49.shell;
-if(typeof data50 === "string"){
-if(func3(data50) > 32768){
-const err145 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data50};
+}
+}
+}
+if(data44.tcp !== undefined){
+let data49 = data44.tcp;
+if((!(data49 && typeof data49 == "object" && !Array.isArray(data49))) && (data49 !== null)){
+const err145 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.tcp.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -7384,9 +8969,9 @@ vErrors.push(err145);
 }
 errors++;
 }
-}
-else {
-const err146 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data50};
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.endpoint === undefined){
+const err146 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.required,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -7395,10 +8980,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-}
-else {
-const err147 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data49};
+for(const key23 in data49){
+if(!(key23 === "endpoint")){
+const err147 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -7408,12 +8992,11 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
-}
-if(data41.gracePeriodSeconds !== undefined){
-let data51 = data41.gracePeriodSeconds;
-if((!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))) && (data51 !== null)){
-const err148 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+if(data49.endpoint !== undefined){
+let data50 = data49.endpoint;
+if(typeof data50 === "string"){
+if(func3(data50) > 63){
+const err148 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -7422,9 +9005,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 2147483647 || isNaN(data51)){
-const err149 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+if(func3(data50) < 1){
+const err149 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -7433,8 +9015,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(data51 < 0 || isNaN(data51)){
-const err150 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+if(!pattern1.test(data50)){
+const err150 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -7444,11 +9026,8 @@ vErrors.push(err150);
 errors++;
 }
 }
-}
-if(data41.intervalSeconds !== undefined){
-let data52 = data41.intervalSeconds;
-if((!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))) && (data52 !== null)){
-const err151 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+else {
+const err151 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -7457,9 +9036,13 @@ vErrors.push(err151);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 2147483647 || isNaN(data52)){
-const err152 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+}
+}
+}
+if(data44.exec !== undefined){
+let data51 = data44.exec;
+if((!(data51 && typeof data51 == "object" && !Array.isArray(data51))) && (data51 !== null)){
+const err152 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.exec.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -7468,8 +9051,9 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data52 < 0 || isNaN(data52)){
-const err153 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.command === undefined){
+const err153 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.required,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -7478,12 +9062,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-}
-if(data41.maxConsecutiveFailures !== undefined){
-let data53 = data41.maxConsecutiveFailures;
-if((!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))) && (data53 !== null)){
-const err154 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+for(const key24 in data51){
+if(!(key24 === "command")){
+const err154 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -7492,9 +9073,12 @@ vErrors.push(err154);
 }
 errors++;
 }
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 > 2147483647 || isNaN(data53)){
-const err155 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+}
+if(data51.command !== undefined){
+let data52 = data51.command;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+if(data52.shell === undefined){
+const err155 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/required",keyword:"required",params:{missingProperty: "shell"},message:"must have required property '"+"shell"+"'",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.required,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -7503,8 +9087,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(data53 < 0 || isNaN(data53)){
-const err156 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+for(const key25 in data52){
+if(!(key25 === "shell")){
+const err156 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -7514,11 +9099,11 @@ vErrors.push(err156);
 errors++;
 }
 }
-}
-if(data41.timeoutSeconds !== undefined){
-let data54 = data41.timeoutSeconds;
-if((!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))) && (data54 !== null)){
-const err157 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+if(data52.shell !== undefined){
+let data53 = data52.shell;
+if(typeof data53 === "string"){
+if(func3(data53) > 32768){
+const err157 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -7527,9 +9112,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 > 2147483647 || isNaN(data54)){
-const err158 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+}
+else {
+const err158 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -7538,8 +9123,10 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(data54 < 0 || isNaN(data54)){
-const err159 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -7550,10 +9137,11 @@ errors++;
 }
 }
 }
-if(data41.delaySeconds !== undefined){
-let data55 = data41.delaySeconds;
-if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
-const err160 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+}
+if(data44.gracePeriodSeconds !== undefined){
+let data54 = data44.gracePeriodSeconds;
+if((!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))) && (data54 !== null)){
+const err160 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -7562,9 +9150,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 > 2147483647 || isNaN(data55)){
-const err161 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 2147483647 || isNaN(data54)){
+const err161 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -7573,8 +9161,8 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(data55 < 0 || isNaN(data55)){
-const err162 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+if(data54 < 0 || isNaN(data54)){
+const err162 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -7585,12 +9173,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data9.volumeMounts !== undefined){
-let data56 = data9.volumeMounts;
-if((!(Array.isArray(data56))) && (data56 !== null)){
-const err163 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema12.properties.containers.items.properties.volumeMounts.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts,data:data56};
+if(data44.intervalSeconds !== undefined){
+let data55 = data44.intervalSeconds;
+if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
+const err163 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -7599,9 +9185,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-if(Array.isArray(data56)){
-if(data56.length > 1000){
-const err164 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.volumeMounts,data:data56};
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 2147483647 || isNaN(data55)){
+const err164 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -7610,12 +9196,8 @@ vErrors.push(err164);
 }
 errors++;
 }
-const len3 = data56.length;
-for(let i3=0; i3<len3; i3++){
-let data57 = data56[i3];
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.name === undefined){
-const err165 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema12.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items,data:data57};
+if(data55 < 0 || isNaN(data55)){
+const err165 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -7624,8 +9206,12 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(data57.mountPath === undefined){
-const err166 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema12.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items,data:data57};
+}
+}
+if(data44.maxConsecutiveFailures !== undefined){
+let data56 = data44.maxConsecutiveFailures;
+if((!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))) && (data56 !== null)){
+const err166 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -7634,9 +9220,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-for(const key25 in data57){
-if(!(((key25 === "name") || (key25 === "mountPath")) || (key25 === "readOnly"))){
-const err167 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items,data:data57};
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 > 2147483647 || isNaN(data56)){
+const err167 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -7645,12 +9231,8 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-if(data57.name !== undefined){
-let data58 = data57.name;
-if(typeof data58 === "string"){
-if(func3(data58) > 63){
-const err168 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if(data56 < 0 || isNaN(data56)){
+const err168 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -7659,8 +9241,12 @@ vErrors.push(err168);
 }
 errors++;
 }
-if(func3(data58) < 1){
-const err169 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+}
+}
+if(data44.timeoutSeconds !== undefined){
+let data57 = data44.timeoutSeconds;
+if((!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))) && (data57 !== null)){
+const err169 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -7669,8 +9255,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-if(!pattern1.test(data58)){
-const err170 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 2147483647 || isNaN(data57)){
+const err170 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -7679,9 +9266,8 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-else {
-const err171 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if(data57 < 0 || isNaN(data57)){
+const err171 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -7691,11 +9277,11 @@ vErrors.push(err171);
 errors++;
 }
 }
-if(data57.mountPath !== undefined){
-let data59 = data57.mountPath;
-if(typeof data59 === "string"){
-if(func3(data59) > 1024){
-const err172 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+}
+if(data44.delaySeconds !== undefined){
+let data58 = data44.delaySeconds;
+if((!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))) && (data58 !== null)){
+const err172 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds.type},message:"must be integer,null",schema:schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds.type,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -7704,8 +9290,9 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(func3(data59) < 1){
-const err173 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 > 2147483647 || isNaN(data58)){
+const err173 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -7714,9 +9301,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-}
-else {
-const err174 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+if(data58 < 0 || isNaN(data58)){
+const err174 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -7726,10 +9312,13 @@ vErrors.push(err174);
 errors++;
 }
 }
-if(data57.readOnly !== undefined){
-let data60 = data57.readOnly;
-if((typeof data60 !== "boolean") && (data60 !== null)){
-const err175 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data60};
+}
+}
+}
+if(data9.check !== undefined){
+let data59 = data9.check;
+if((!(data59 && typeof data59 == "object" && !Array.isArray(data59))) && (data59 !== null)){
+const err175 = {instancePath:instancePath+"/containers/" + i0+"/check",schemaPath:"#/properties/containers/items/properties/check/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.check.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.check.type,parentSchema:schema12.properties.containers.items.properties.check,data:data59};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -7738,10 +9327,11 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
-}
-else {
-const err176 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items,data:data57};
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.exec !== undefined){
+let data60 = data59.exec;
+if((!(data60 && typeof data60 == "object" && !Array.isArray(data60))) && (data60 !== null)){
+const err176 = {instancePath:instancePath+"/containers/" + i0+"/check/exec",schemaPath:"#/properties/containers/items/properties/check/properties/exec/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.check.properties.exec.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.check.properties.exec.type,parentSchema:schema12.properties.containers.items.properties.check.properties.exec,data:data60};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -7750,13 +9340,11 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-}
-}
-if(data9.artifacts !== undefined){
-let data61 = data9.artifacts;
-if((!(Array.isArray(data61))) && (data61 !== null)){
-const err177 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema12.properties.containers.items.properties.artifacts.type,parentSchema:schema12.properties.containers.items.properties.artifacts,data:data61};
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(data60.command !== undefined){
+let data61 = data60.command;
+if((!(data61 && typeof data61 == "object" && !Array.isArray(data61))) && (data61 !== null)){
+const err177 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.check.properties.exec.properties.command.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.type,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command,data:data61};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -7765,9 +9353,14 @@ vErrors.push(err177);
 }
 errors++;
 }
-if(Array.isArray(data61)){
-if(data61.length > 1000){
-const err178 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.artifacts,data:data61};
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(data61.shell !== undefined){
+let data62 = data61.shell;
+const _errs163 = errors;
+let valid37 = true;
+const _errs164 = errors;
+if(typeof data62 !== "string"){
+const err178 = {};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -7776,12 +9369,21 @@ vErrors.push(err178);
 }
 errors++;
 }
-const len4 = data61.length;
-for(let i4=0; i4<len4; i4++){
-let data62 = data61[i4];
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-if(data62.uri === undefined){
-const err179 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema12.properties.containers.items.properties.artifacts.items.required,parentSchema:schema12.properties.containers.items.properties.artifacts.items,data:data62};
+var _valid2 = _errs164 === errors;
+errors = _errs163;
+if(vErrors !== null){
+if(_errs163){
+vErrors.length = _errs163;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs166 = errors;
+if(typeof data62 === "string"){
+if(func3(data62) > 32768){
+const err179 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then,data:data62};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -7790,9 +9392,9 @@ vErrors.push(err179);
 }
 errors++;
 }
-for(const key26 in data62){
-if(!(((((key26 === "uri") || (key26 === "extract")) || (key26 === "executable")) || (key26 === "cache")) || (key26 === "destPath"))){
-const err180 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.artifacts.items,data:data62};
+}
+else {
+const err180 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then.type,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then,data:data62};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -7801,12 +9403,11 @@ vErrors.push(err180);
 }
 errors++;
 }
+var _valid2 = _errs166 === errors;
+valid37 = _valid2;
 }
-if(data62.uri !== undefined){
-let data63 = data62.uri;
-if(typeof data63 === "string"){
-if(func3(data63) > 1024){
-const err181 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+if(!valid37){
+const err181 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.if,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell,data:data62};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -7815,8 +9416,14 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(func3(data63) < 1){
-const err182 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+}
+if(data61.argv !== undefined){
+let data63 = data61.argv;
+const _errs169 = errors;
+let valid38 = true;
+const _errs170 = errors;
+if(!(Array.isArray(data63))){
+const err182 = {};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -7825,9 +9432,21 @@ vErrors.push(err182);
 }
 errors++;
 }
+var _valid3 = _errs170 === errors;
+errors = _errs169;
+if(vErrors !== null){
+if(_errs169){
+vErrors.length = _errs169;
 }
 else {
-const err183 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs172 = errors;
+if(Array.isArray(data63)){
+if(data63.length > 1000){
+const err183 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then,data:data63};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -7836,11 +9455,14 @@ vErrors.push(err183);
 }
 errors++;
 }
-}
-if(data62.extract !== undefined){
-let data64 = data62.extract;
-if((typeof data64 !== "boolean") && (data64 !== null)){
-const err184 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.extract,data:data64};
+const len3 = data63.length;
+for(let i3=0; i3<len3; i3++){
+let data64 = data63[i3];
+const _errs175 = errors;
+let valid41 = true;
+const _errs176 = errors;
+if(typeof data64 !== "string"){
+const err184 = {};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -7849,11 +9471,21 @@ vErrors.push(err184);
 }
 errors++;
 }
+var _valid4 = _errs176 === errors;
+errors = _errs175;
+if(vErrors !== null){
+if(_errs175){
+vErrors.length = _errs175;
 }
-if(data62.executable !== undefined){
-let data65 = data62.executable;
-if((typeof data65 !== "boolean") && (data65 !== null)){
-const err185 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.executable,data:data65};
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs178 = errors;
+if(typeof data64 === "string"){
+if(func3(data64) > 32768){
+const err185 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data64};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -7863,10 +9495,8 @@ vErrors.push(err185);
 errors++;
 }
 }
-if(data62.cache !== undefined){
-let data66 = data62.cache;
-if((typeof data66 !== "boolean") && (data66 !== null)){
-const err186 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.cache,data:data66};
+else {
+const err186 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then.type,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data64};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -7875,11 +9505,11 @@ vErrors.push(err186);
 }
 errors++;
 }
+var _valid4 = _errs178 === errors;
+valid41 = _valid4;
 }
-if(data62.destPath !== undefined){
-let data67 = data62.destPath;
-if((typeof data67 !== "string") && (data67 !== null)){
-const err187 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema12.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+if(!valid41){
+const err187 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.if,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items,data:data64};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -7888,9 +9518,10 @@ vErrors.push(err187);
 }
 errors++;
 }
-if(typeof data67 === "string"){
-if(func3(data67) > 1024){
-const err188 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+}
+}
+else {
+const err188 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.type,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then,data:data63};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -7899,8 +9530,11 @@ vErrors.push(err188);
 }
 errors++;
 }
-if(func3(data67) < 1){
-const err189 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+var _valid3 = _errs172 === errors;
+valid38 = _valid3;
+}
+if(!valid38){
+const err189 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.if,parentSchema:schema12.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv,data:data63};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -7912,8 +9546,15 @@ errors++;
 }
 }
 }
-else {
-const err190 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.properties.artifacts.items.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items,data:data62};
+}
+}
+if(data59.intervalSeconds !== undefined){
+let data65 = data59.intervalSeconds;
+const _errs181 = errors;
+let valid42 = true;
+const _errs182 = errors;
+if(!((typeof data65 == "number") && (isFinite(data65)))){
+const err190 = {};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -7922,13 +9563,21 @@ vErrors.push(err190);
 }
 errors++;
 }
+var _valid5 = _errs182 === errors;
+errors = _errs181;
+if(vErrors !== null){
+if(_errs181){
+vErrors.length = _errs181;
+}
+else {
+vErrors = null;
 }
 }
-}
-if(data9.labels !== undefined){
-let data68 = data9.labels;
-if((!(data68 && typeof data68 == "object" && !Array.isArray(data68))) && (data68 !== null)){
-const err191 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.labels.type,parentSchema:schema12.properties.containers.items.properties.labels,data:data68};
+if(_valid5){
+const _errs184 = errors;
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 > 2147483647 || isNaN(data65)){
+const err191 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -7937,9 +9586,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-if(Object.keys(data68).length > 1000){
-const err192 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.containers.items.properties.labels,data:data68};
+if(data65 < 0 || isNaN(data65)){
+const err192 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -7948,11 +9596,9 @@ vErrors.push(err192);
 }
 errors++;
 }
-for(const key27 in data68){
-const _errs166 = errors;
-if(typeof key27 === "string"){
-if(func3(key27) > 1024){
-const err193 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.labels.propertyNames,data:key27,propertyName:key27};
+}
+else {
+const err193 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema12.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -7961,10 +9607,11 @@ vErrors.push(err193);
 }
 errors++;
 }
+var _valid5 = _errs184 === errors;
+valid42 = _valid5;
 }
-var valid37 = _errs166 === errors;
-if(!valid37){
-const err194 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key27},message:"property name must be valid",schema:schema12.properties.containers.items.properties.labels.propertyNames,parentSchema:schema12.properties.containers.items.properties.labels,data:data68};
+if(!valid42){
+const err194 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema12.properties.containers.items.properties.check.properties.intervalSeconds,data:data65};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -7974,11 +9621,13 @@ vErrors.push(err194);
 errors++;
 }
 }
-for(const key28 in data68){
-let data69 = data68[key28];
-if(typeof data69 === "string"){
-if(func3(data69) > 32768){
-const err195 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key28.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.labels.additionalProperties,data:data69};
+if(data59.timeoutSeconds !== undefined){
+let data66 = data59.timeoutSeconds;
+const _errs187 = errors;
+let valid43 = true;
+const _errs188 = errors;
+if(!((typeof data66 == "number") && (isFinite(data66)))){
+const err195 = {};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -7987,9 +9636,21 @@ vErrors.push(err195);
 }
 errors++;
 }
+var _valid6 = _errs188 === errors;
+errors = _errs187;
+if(vErrors !== null){
+if(_errs187){
+vErrors.length = _errs187;
 }
 else {
-const err196 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key28.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.containers.items.properties.labels.additionalProperties,data:data69};
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs190 = errors;
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 > 2147483647 || isNaN(data66)){
+const err196 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -7998,13 +9659,8 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-}
-}
-if(data9.lifecycle !== undefined){
-let data70 = data9.lifecycle;
-if((!(data70 && typeof data70 == "object" && !Array.isArray(data70))) && (data70 !== null)){
-const err197 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.lifecycle.type,parentSchema:schema12.properties.containers.items.properties.lifecycle,data:data70};
+if(data66 < 0 || isNaN(data66)){
+const err197 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -8013,10 +9669,9 @@ vErrors.push(err197);
 }
 errors++;
 }
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-for(const key29 in data70){
-if(!(key29 === "killGracePeriodSeconds")){
-const err198 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.lifecycle,data:data70};
+}
+else {
+const err198 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema12.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -8025,11 +9680,11 @@ vErrors.push(err198);
 }
 errors++;
 }
+var _valid6 = _errs190 === errors;
+valid43 = _valid6;
 }
-if(data70.killGracePeriodSeconds !== undefined){
-let data71 = data70.killGracePeriodSeconds;
-if((!((typeof data71 == "number") && (isFinite(data71)))) && (data71 !== null)){
-const err199 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+if(!valid43){
+const err199 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema12.properties.containers.items.properties.check.properties.timeoutSeconds,data:data66};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -8038,9 +9693,14 @@ vErrors.push(err199);
 }
 errors++;
 }
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 > 2147483647 || isNaN(data71)){
-const err200 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+}
+if(data59.delaySeconds !== undefined){
+let data67 = data59.delaySeconds;
+const _errs193 = errors;
+let valid44 = true;
+const _errs194 = errors;
+if(!((typeof data67 == "number") && (isFinite(data67)))){
+const err200 = {};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -8049,8 +9709,21 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(data71 < 0 || isNaN(data71)){
-const err201 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+var _valid7 = _errs194 === errors;
+errors = _errs193;
+if(vErrors !== null){
+if(_errs193){
+vErrors.length = _errs193;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs196 = errors;
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 > 2147483647 || isNaN(data67)){
+const err201 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -8059,13 +9732,8 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-else {
-const err202 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.type,parentSchema:schema12.properties.containers.items,data:data9};
+if(data67 < 0 || isNaN(data67)){
+const err202 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -8075,9 +9743,8 @@ vErrors.push(err202);
 errors++;
 }
 }
-}
 else {
-const err203 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.containers.type,parentSchema:schema12.properties.containers,data:data8};
+const err203 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema12.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -8086,11 +9753,11 @@ vErrors.push(err203);
 }
 errors++;
 }
+var _valid7 = _errs196 === errors;
+valid44 = _valid7;
 }
-if(data.secrets !== undefined){
-let data72 = data.secrets;
-if((!(data72 && typeof data72 == "object" && !Array.isArray(data72))) && (data72 !== null)){
-const err204 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema12.properties.secrets.type},message:"must be object,null",schema:schema12.properties.secrets.type,parentSchema:schema12.properties.secrets,data:data72};
+if(!valid44){
+const err204 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema12.properties.containers.items.properties.check.properties.delaySeconds,data:data67};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -8099,9 +9766,13 @@ vErrors.push(err204);
 }
 errors++;
 }
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-if(Object.keys(data72).length > 1000){
-const err205 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.secrets,data:data72};
+}
+}
+}
+if(data9.linuxInfo !== undefined){
+let data68 = data9.linuxInfo;
+if((!(data68 && typeof data68 == "object" && !Array.isArray(data68))) && (data68 !== null)){
+const err205 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.linuxInfo.type,parentSchema:schema12.properties.containers.items.properties.linuxInfo,data:data68};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -8110,11 +9781,11 @@ vErrors.push(err205);
 }
 errors++;
 }
-for(const key30 in data72){
-const _errs177 = errors;
-if(typeof key30 === "string"){
-if(func3(key30) > 1024){
-const err206 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.secrets.propertyNames,data:key30,propertyName:key30};
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.ipcInfo !== undefined){
+let data69 = data68.ipcInfo;
+if((!(data69 && typeof data69 == "object" && !Array.isArray(data69))) && (data69 !== null)){
+const err206 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data69};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -8123,10 +9794,14 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-var valid40 = _errs177 === errors;
-if(!valid40){
-const err207 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key30},message:"property name must be valid",schema:schema12.properties.secrets.propertyNames,parentSchema:schema12.properties.secrets,data:data72};
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(data69.shmSize !== undefined){
+let data70 = data69.shmSize;
+const _errs205 = errors;
+let valid47 = true;
+const _errs206 = errors;
+if(!((typeof data70 == "number") && (isFinite(data70)))){
+const err207 = {};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -8135,12 +9810,21 @@ vErrors.push(err207);
 }
 errors++;
 }
+var _valid8 = _errs206 === errors;
+errors = _errs205;
+if(vErrors !== null){
+if(_errs205){
+vErrors.length = _errs205;
 }
-for(const key31 in data72){
-let data73 = data72[key31];
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.source === undefined){
-const err208 = {instancePath:instancePath+"/secrets/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema12.properties.secrets.additionalProperties.required,parentSchema:schema12.properties.secrets.additionalProperties,data:data73};
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs208 = errors;
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 1000000000 || isNaN(data70)){
+const err208 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -8149,9 +9833,8 @@ vErrors.push(err208);
 }
 errors++;
 }
-for(const key32 in data73){
-if(!(key32 === "source")){
-const err209 = {instancePath:instancePath+"/secrets/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key32},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.secrets.additionalProperties,data:data73};
+if(data70 < 0 || isNaN(data70)){
+const err209 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -8161,11 +9844,8 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data73.source !== undefined){
-let data74 = data73.source;
-if(typeof data74 === "string"){
-if(func3(data74) > 32768){
-const err210 = {instancePath:instancePath+"/secrets/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data74};
+else {
+const err210 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -8174,9 +9854,11 @@ vErrors.push(err210);
 }
 errors++;
 }
+var _valid8 = _errs208 === errors;
+valid47 = _valid8;
 }
-else {
-const err211 = {instancePath:instancePath+"/secrets/" + key31.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data74};
+if(!valid47){
+const err211 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data70};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -8187,8 +9869,11 @@ errors++;
 }
 }
 }
-else {
-const err212 = {instancePath:instancePath+"/secrets/" + key31.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.additionalProperties.type,parentSchema:schema12.properties.secrets.additionalProperties,data:data73};
+}
+if(data68.seccomp !== undefined){
+let data71 = data68.seccomp;
+if((!(data71 && typeof data71 == "object" && !Array.isArray(data71))) && (data71 !== null)){
+const err212 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.linuxInfo.properties.seccomp.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.linuxInfo.properties.seccomp.type,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.seccomp,data:data71};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -8197,13 +9882,14 @@ vErrors.push(err212);
 }
 errors++;
 }
-}
-}
-}
-if(data.volumes !== undefined){
-let data75 = data.volumes;
-if((!(Array.isArray(data75))) && (data75 !== null)){
-const err213 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema12.properties.volumes.type},message:"must be array,null",schema:schema12.properties.volumes.type,parentSchema:schema12.properties.volumes,data:data75};
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.profileName !== undefined){
+let data72 = data71.profileName;
+const _errs214 = errors;
+let valid49 = true;
+const _errs215 = errors;
+if(typeof data72 !== "string"){
+const err213 = {};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -8212,9 +9898,21 @@ vErrors.push(err213);
 }
 errors++;
 }
-if(Array.isArray(data75)){
-if(data75.length > 1000){
-const err214 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.volumes,data:data75};
+var _valid9 = _errs215 === errors;
+errors = _errs214;
+if(vErrors !== null){
+if(_errs214){
+vErrors.length = _errs214;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs217 = errors;
+if(typeof data72 === "string"){
+if(func3(data72) > 32768){
+const err214 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data72};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -8223,12 +9921,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-const len5 = data75.length;
-for(let i5=0; i5<len5; i5++){
-let data76 = data75[i5];
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-if(data76.name === undefined){
-const err215 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema12.properties.volumes.items.required,parentSchema:schema12.properties.volumes.items,data:data76};
+}
+else {
+const err215 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data72};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -8237,9 +9932,11 @@ vErrors.push(err215);
 }
 errors++;
 }
-for(const key33 in data76){
-if(!(((key33 === "name") || (key33 === "host")) || (key33 === "persistent"))){
-const err216 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.volumes.items,data:data76};
+var _valid9 = _errs217 === errors;
+valid49 = _valid9;
+}
+if(!valid49){
+const err216 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema12.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName,data:data72};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -8249,11 +9946,14 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data76.name !== undefined){
-let data77 = data76.name;
-if(typeof data77 === "string"){
-if(func3(data77) > 32768){
-const err217 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.volumes.items.properties.name,data:data77};
+}
+}
+}
+}
+if(data9.volumeMounts !== undefined){
+let data73 = data9.volumeMounts;
+if((!(Array.isArray(data73))) && (data73 !== null)){
+const err217 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema12.properties.containers.items.properties.volumeMounts.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts,data:data73};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -8262,8 +9962,9 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(func3(data77) < 1){
-const err218 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.volumes.items.properties.name,data:data77};
+if(Array.isArray(data73)){
+if(data73.length > 1000){
+const err218 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.volumeMounts,data:data73};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -8272,9 +9973,12 @@ vErrors.push(err218);
 }
 errors++;
 }
-}
-else {
-const err219 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.volumes.items.properties.name.type,parentSchema:schema12.properties.volumes.items.properties.name,data:data77};
+const len4 = data73.length;
+for(let i4=0; i4<len4; i4++){
+let data74 = data73[i4];
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.name === undefined){
+const err219 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema12.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -8283,11 +9987,8 @@ vErrors.push(err219);
 }
 errors++;
 }
-}
-if(data76.host !== undefined){
-let data78 = data76.host;
-if((typeof data78 !== "string") && (data78 !== null)){
-const err220 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema12.properties.volumes.items.properties.host.type,parentSchema:schema12.properties.volumes.items.properties.host,data:data78};
+if(data74.mountPath === undefined){
+const err220 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema12.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -8296,9 +9997,9 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(typeof data78 === "string"){
-if(func3(data78) > 32768){
-const err221 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.volumes.items.properties.host,data:data78};
+for(const key26 in data74){
+if(!(((key26 === "name") || (key26 === "mountPath")) || (key26 === "readOnly"))){
+const err221 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key26},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -8308,11 +10009,11 @@ vErrors.push(err221);
 errors++;
 }
 }
-}
-if(data76.persistent !== undefined){
-let data79 = data76.persistent;
-if((!(data79 && typeof data79 == "object" && !Array.isArray(data79))) && (data79 !== null)){
-const err222 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema12.properties.volumes.items.properties.persistent.type,parentSchema:schema12.properties.volumes.items.properties.persistent,data:data79};
+if(data74.name !== undefined){
+let data75 = data74.name;
+if(typeof data75 === "string"){
+if(func3(data75) > 63){
+const err222 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -8321,9 +10022,8 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.size === undefined){
-const err223 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema12.properties.volumes.items.properties.persistent.required,parentSchema:schema12.properties.volumes.items.properties.persistent,data:data79};
+if(func3(data75) < 1){
+const err223 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -8332,9 +10032,8 @@ vErrors.push(err223);
 }
 errors++;
 }
-for(const key34 in data79){
-if(!((((key34 === "type") || (key34 === "size")) || (key34 === "maxSize")) || (key34 === "profileName"))){
-const err224 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.volumes.items.properties.persistent,data:data79};
+if(!pattern1.test(data75)){
+const err224 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -8344,10 +10043,8 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data79.type !== undefined){
-let data80 = data79.type;
-if((typeof data80 !== "string") && (data80 !== null)){
-const err225 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema12.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.type,data:data80};
+else {
+const err225 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -8356,8 +10053,12 @@ vErrors.push(err225);
 }
 errors++;
 }
-if(!((((data80 === "root") || (data80 === "path")) || (data80 === "mount")) || (data80 === null))){
-const err226 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema12.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.type,data:data80};
+}
+if(data74.mountPath !== undefined){
+let data76 = data74.mountPath;
+if(typeof data76 === "string"){
+if(func3(data76) > 1024){
+const err226 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -8366,9 +10067,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-if(typeof data80 === "string"){
-if(func3(data80) > 32768){
-const err227 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.type,data:data80};
+if(func3(data76) < 1){
+const err227 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -8378,11 +10078,8 @@ vErrors.push(err227);
 errors++;
 }
 }
-}
-if(data79.size !== undefined){
-let data81 = data79.size;
-if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
-const err228 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.size,data:data81};
+else {
+const err228 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -8391,9 +10088,11 @@ vErrors.push(err228);
 }
 errors++;
 }
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 > 1000000000 || isNaN(data81)){
-const err229 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.size,data:data81};
+}
+if(data74.readOnly !== undefined){
+let data77 = data74.readOnly;
+if((typeof data77 !== "boolean") && (data77 !== null)){
+const err229 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data77};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -8402,8 +10101,10 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data81 < 0 || isNaN(data81)){
-const err230 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.size,data:data81};
+}
+}
+else {
+const err230 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema12.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -8414,10 +10115,11 @@ errors++;
 }
 }
 }
-if(data79.maxSize !== undefined){
-let data82 = data79.maxSize;
-if((!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))) && (data82 !== null)){
-const err231 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema12.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+}
+if(data9.artifacts !== undefined){
+let data78 = data9.artifacts;
+if((!(Array.isArray(data78))) && (data78 !== null)){
+const err231 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema12.properties.containers.items.properties.artifacts.type,parentSchema:schema12.properties.containers.items.properties.artifacts,data:data78};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -8426,9 +10128,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-if((typeof data82 == "number") && (isFinite(data82))){
-if(data82 > 1000000000 || isNaN(data82)){
-const err232 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+if(Array.isArray(data78)){
+if(data78.length > 1000){
+const err232 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.containers.items.properties.artifacts,data:data78};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -8437,8 +10139,12 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(data82 < 0 || isNaN(data82)){
-const err233 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+const len5 = data78.length;
+for(let i5=0; i5<len5; i5++){
+let data79 = data78[i5];
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.uri === undefined){
+const err233 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema12.properties.containers.items.properties.artifacts.items.required,parentSchema:schema12.properties.containers.items.properties.artifacts.items,data:data79};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -8447,12 +10153,9 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-}
-if(data79.profileName !== undefined){
-let data83 = data79.profileName;
-if((typeof data83 !== "string") && (data83 !== null)){
-const err234 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema12.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.profileName,data:data83};
+for(const key27 in data79){
+if(!(((((key27 === "uri") || (key27 === "extract")) || (key27 === "executable")) || (key27 === "cache")) || (key27 === "destPath"))){
+const err234 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5,schemaPath:"#/properties/containers/items/properties/artifacts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key27},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.artifacts.items,data:data79};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -8461,9 +10164,12 @@ vErrors.push(err234);
 }
 errors++;
 }
-if(typeof data83 === "string"){
-if(func3(data83) > 32768){
-const err235 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.profileName,data:data83};
+}
+if(data79.uri !== undefined){
+let data80 = data79.uri;
+if(typeof data80 === "string"){
+if(func3(data80) > 1024){
+const err235 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -8472,13 +10178,8 @@ vErrors.push(err235);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-else {
-const err236 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.volumes.items.type,parentSchema:schema12.properties.volumes.items,data:data76};
+if(func3(data80) < 1){
+const err236 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -8488,12 +10189,8 @@ vErrors.push(err236);
 errors++;
 }
 }
-}
-}
-if(data.networks !== undefined){
-let data84 = data.networks;
-if((!(Array.isArray(data84))) && (data84 !== null)){
-const err237 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema12.properties.networks.type},message:"must be array,null",schema:schema12.properties.networks.type,parentSchema:schema12.properties.networks,data:data84};
+else {
+const err237 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -8502,9 +10199,11 @@ vErrors.push(err237);
 }
 errors++;
 }
-if(Array.isArray(data84)){
-if(data84.length > 1000){
-const err238 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.networks,data:data84};
+}
+if(data79.extract !== undefined){
+let data81 = data79.extract;
+if((typeof data81 !== "boolean") && (data81 !== null)){
+const err238 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.extract,data:data81};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -8513,13 +10212,11 @@ vErrors.push(err238);
 }
 errors++;
 }
-const len6 = data84.length;
-for(let i6=0; i6<len6; i6++){
-let data85 = data84[i6];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key35 in data85){
-if(!(((key35 === "mode") || (key35 === "name")) || (key35 === "labels"))){
-const err239 = {instancePath:instancePath+"/networks/" + i6,schemaPath:"#/properties/networks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.networks.items,data:data85};
+}
+if(data79.executable !== undefined){
+let data82 = data79.executable;
+if((typeof data82 !== "boolean") && (data82 !== null)){
+const err239 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.executable,data:data82};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -8529,10 +10226,10 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data85.mode !== undefined){
-let data86 = data85.mode;
-if((typeof data86 !== "string") && (data86 !== null)){
-const err240 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema12.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema12.properties.networks.items.properties.mode.type,parentSchema:schema12.properties.networks.items.properties.mode,data:data86};
+if(data79.cache !== undefined){
+let data83 = data79.cache;
+if((typeof data83 !== "boolean") && (data83 !== null)){
+const err240 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema12.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.cache,data:data83};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -8541,9 +10238,11 @@ vErrors.push(err240);
 }
 errors++;
 }
-if(typeof data86 === "string"){
-if(func3(data86) > 32768){
-const err241 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.mode,data:data86};
+}
+if(data79.destPath !== undefined){
+let data84 = data79.destPath;
+if((typeof data84 !== "string") && (data84 !== null)){
+const err241 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema12.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -8552,12 +10251,9 @@ vErrors.push(err241);
 }
 errors++;
 }
-}
-}
-if(data85.name !== undefined){
-let data87 = data85.name;
-if((typeof data87 !== "string") && (data87 !== null)){
-const err242 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema12.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema12.properties.networks.items.properties.name.type,parentSchema:schema12.properties.networks.items.properties.name,data:data87};
+if(typeof data84 === "string"){
+if(func3(data84) > 1024){
+const err242 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -8566,9 +10262,8 @@ vErrors.push(err242);
 }
 errors++;
 }
-if(typeof data87 === "string"){
-if(func3(data87) > 63){
-const err243 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.networks.items.properties.name,data:data87};
+if(func3(data84) < 1){
+const err243 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -8577,8 +10272,11 @@ vErrors.push(err243);
 }
 errors++;
 }
-if(func3(data87) < 1){
-const err244 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.networks.items.properties.name,data:data87};
+}
+}
+}
+else {
+const err244 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.properties.artifacts.items.type,parentSchema:schema12.properties.containers.items.properties.artifacts.items,data:data79};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -8587,8 +10285,13 @@ vErrors.push(err244);
 }
 errors++;
 }
-if(!pattern6.test(data87)){
-const err245 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema12.properties.networks.items.properties.name,data:data87};
+}
+}
+}
+if(data9.labels !== undefined){
+let data85 = data9.labels;
+if((!(data85 && typeof data85 == "object" && !Array.isArray(data85))) && (data85 !== null)){
+const err245 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.labels.type,parentSchema:schema12.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -8597,12 +10300,9 @@ vErrors.push(err245);
 }
 errors++;
 }
-}
-}
-if(data85.labels !== undefined){
-let data88 = data85.labels;
-if((!(data88 && typeof data88 == "object" && !Array.isArray(data88))) && (data88 !== null)){
-const err246 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema12.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema12.properties.networks.items.properties.labels.type,parentSchema:schema12.properties.networks.items.properties.labels,data:data88};
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(Object.keys(data85).length > 1000){
+const err246 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -8611,9 +10311,11 @@ vErrors.push(err246);
 }
 errors++;
 }
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-if(Object.keys(data88).length > 1000){
-const err247 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.networks.items.properties.labels,data:data88};
+for(const key28 in data85){
+const _errs247 = errors;
+if(typeof key28 === "string"){
+if(func3(key28) > 1024){
+const err247 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.containers.items.properties.labels.propertyNames,data:key28,propertyName:key28};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -8622,11 +10324,10 @@ vErrors.push(err247);
 }
 errors++;
 }
-for(const key36 in data88){
-const _errs215 = errors;
-if(typeof key36 === "string"){
-if(func3(key36) > 1024){
-const err248 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.networks.items.properties.labels.propertyNames,data:key36,propertyName:key36};
+}
+var valid56 = _errs247 === errors;
+if(!valid56){
+const err248 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key28},message:"property name must be valid",schema:schema12.properties.containers.items.properties.labels.propertyNames,parentSchema:schema12.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -8636,9 +10337,11 @@ vErrors.push(err248);
 errors++;
 }
 }
-var valid50 = _errs215 === errors;
-if(!valid50){
-const err249 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key36},message:"property name must be valid",schema:schema12.properties.networks.items.properties.labels.propertyNames,parentSchema:schema12.properties.networks.items.properties.labels,data:data88};
+for(const key29 in data85){
+let data86 = data85[key29];
+if(typeof data86 === "string"){
+if(func3(data86) > 32768){
+const err249 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.containers.items.properties.labels.additionalProperties,data:data86};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -8648,11 +10351,8 @@ vErrors.push(err249);
 errors++;
 }
 }
-for(const key37 in data88){
-let data89 = data88[key37];
-if(typeof data89 === "string"){
-if(func3(data89) > 32768){
-const err250 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key37.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data89};
+else {
+const err250 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.containers.items.properties.labels.additionalProperties,data:data86};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -8662,8 +10362,12 @@ vErrors.push(err250);
 errors++;
 }
 }
-else {
-const err251 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key37.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data89};
+}
+}
+if(data9.lifecycle !== undefined){
+let data87 = data9.lifecycle;
+if((!(data87 && typeof data87 == "object" && !Array.isArray(data87))) && (data87 !== null)){
+const err251 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema12.properties.containers.items.properties.lifecycle.type,parentSchema:schema12.properties.containers.items.properties.lifecycle,data:data87};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -8672,12 +10376,10 @@ vErrors.push(err251);
 }
 errors++;
 }
-}
-}
-}
-}
-else {
-const err252 = {instancePath:instancePath+"/networks/" + i6,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.type,parentSchema:schema12.properties.networks.items,data:data85};
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+for(const key30 in data87){
+if(!(key30 === "killGracePeriodSeconds")){
+const err252 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.containers.items.properties.lifecycle,data:data87};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -8687,12 +10389,10 @@ vErrors.push(err252);
 errors++;
 }
 }
-}
-}
-if(data.scaling !== undefined){
-let data90 = data.scaling;
-if((!(data90 && typeof data90 == "object" && !Array.isArray(data90))) && (data90 !== null)){
-const err253 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema12.properties.scaling.type},message:"must be object,null",schema:schema12.properties.scaling.type,parentSchema:schema12.properties.scaling,data:data90};
+if(data87.killGracePeriodSeconds !== undefined){
+let data88 = data87.killGracePeriodSeconds;
+if((!((typeof data88 == "number") && (isFinite(data88)))) && (data88 !== null)){
+const err253 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -8701,10 +10401,9 @@ vErrors.push(err253);
 }
 errors++;
 }
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-for(const key38 in data90){
-if(!(((key38 === "kind") || (key38 === "instances")) || (key38 === "maxInstances"))){
-const err254 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key38},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scaling,data:data90};
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 > 2147483647 || isNaN(data88)){
+const err254 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -8713,11 +10412,8 @@ vErrors.push(err254);
 }
 errors++;
 }
-}
-if(data90.kind !== undefined){
-let data91 = data90.kind;
-if((typeof data91 !== "string") && (data91 !== null)){
-const err255 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema12.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema12.properties.scaling.properties.kind.type,parentSchema:schema12.properties.scaling.properties.kind,data:data91};
+if(data88 < 0 || isNaN(data88)){
+const err255 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -8726,9 +10422,13 @@ vErrors.push(err255);
 }
 errors++;
 }
-if(typeof data91 === "string"){
-if(func3(data91) > 32768){
-const err256 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scaling.properties.kind,data:data91};
+}
+}
+}
+}
+}
+else {
+const err256 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.containers.items.type,parentSchema:schema12.properties.containers.items,data:data9};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -8737,8 +10437,10 @@ vErrors.push(err256);
 }
 errors++;
 }
-if(!["fixed"].includes(data91.toLowerCase())){
-const err257 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema12.properties.scaling.properties.kind.enumCaseless,parentSchema:schema12.properties.scaling.properties.kind,data:data91};
+}
+}
+else {
+const err257 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.containers.type,parentSchema:schema12.properties.containers,data:data8};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -8748,11 +10450,10 @@ vErrors.push(err257);
 errors++;
 }
 }
-}
-if(data90.instances !== undefined){
-let data92 = data90.instances;
-if((!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))) && (data92 !== null)){
-const err258 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema12.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema12.properties.scaling.properties.instances.type,parentSchema:schema12.properties.scaling.properties.instances,data:data92};
+if(data.secrets !== undefined){
+let data89 = data.secrets;
+if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
+const err258 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema12.properties.secrets.type},message:"must be object,null",schema:schema12.properties.secrets.type,parentSchema:schema12.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -8761,9 +10462,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 100000 || isNaN(data92)){
-const err259 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema12.properties.scaling.properties.instances,data:data92};
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(Object.keys(data89).length > 1000){
+const err259 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -8772,8 +10473,11 @@ vErrors.push(err259);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err260 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scaling.properties.instances,data:data92};
+for(const key31 in data89){
+const _errs258 = errors;
+if(typeof key31 === "string"){
+if(func3(key31) > 1024){
+const err260 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.secrets.propertyNames,data:key31,propertyName:key31};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -8783,11 +10487,9 @@ vErrors.push(err260);
 errors++;
 }
 }
-}
-if(data90.maxInstances !== undefined){
-let data93 = data90.maxInstances;
-if((!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))) && (data93 !== null)){
-const err261 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema12.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema12.properties.scaling.properties.maxInstances.type,parentSchema:schema12.properties.scaling.properties.maxInstances,data:data93};
+var valid59 = _errs258 === errors;
+if(!valid59){
+const err261 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key31},message:"property name must be valid",schema:schema12.properties.secrets.propertyNames,parentSchema:schema12.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -8796,9 +10498,12 @@ vErrors.push(err261);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 > 100000 || isNaN(data93)){
-const err262 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema12.properties.scaling.properties.maxInstances,data:data93};
+}
+for(const key32 in data89){
+let data90 = data89[key32];
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.source === undefined){
+const err262 = {instancePath:instancePath+"/secrets/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema12.properties.secrets.additionalProperties.required,parentSchema:schema12.properties.secrets.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -8807,8 +10512,9 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(data93 < 0 || isNaN(data93)){
-const err263 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scaling.properties.maxInstances,data:data93};
+for(const key33 in data90){
+if(!(key33 === "source")){
+const err263 = {instancePath:instancePath+"/secrets/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key33},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.secrets.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -8818,13 +10524,11 @@ vErrors.push(err263);
 errors++;
 }
 }
-}
-}
-}
-if(data.scheduling !== undefined){
-let data94 = data.scheduling;
-if((!(data94 && typeof data94 == "object" && !Array.isArray(data94))) && (data94 !== null)){
-const err264 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema12.properties.scheduling.type},message:"must be object,null",schema:schema12.properties.scheduling.type,parentSchema:schema12.properties.scheduling,data:data94};
+if(data90.source !== undefined){
+let data91 = data90.source;
+if(typeof data91 === "string"){
+if(func3(data91) > 32768){
+const err264 = {instancePath:instancePath+"/secrets/" + key32.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data91};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -8833,10 +10537,9 @@ vErrors.push(err264);
 }
 errors++;
 }
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-for(const key39 in data94){
-if(!(((((key39 === "backoff") || (key39 === "upgrade")) || (key39 === "placement")) || (key39 === "killSelection")) || (key39 === "unreachableStrategy"))){
-const err265 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling,data:data94};
+}
+else {
+const err265 = {instancePath:instancePath+"/secrets/" + key32.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data91};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -8846,10 +10549,9 @@ vErrors.push(err265);
 errors++;
 }
 }
-if(data94.backoff !== undefined){
-let data95 = data94.backoff;
-if((!(data95 && typeof data95 == "object" && !Array.isArray(data95))) && (data95 !== null)){
-const err266 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema12.properties.scheduling.properties.backoff.type,parentSchema:schema12.properties.scheduling.properties.backoff,data:data95};
+}
+else {
+const err266 = {instancePath:instancePath+"/secrets/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.additionalProperties.type,parentSchema:schema12.properties.secrets.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -8858,10 +10560,13 @@ vErrors.push(err266);
 }
 errors++;
 }
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-for(const key40 in data95){
-if(!(((key40 === "backoff") || (key40 === "backoffFactor")) || (key40 === "maxLaunchDelay"))){
-const err267 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.backoff,data:data95};
+}
+}
+}
+if(data.volumes !== undefined){
+let data92 = data.volumes;
+if((!(Array.isArray(data92))) && (data92 !== null)){
+const err267 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema12.properties.volumes.type},message:"must be array,null",schema:schema12.properties.volumes.type,parentSchema:schema12.properties.volumes,data:data92};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -8870,11 +10575,9 @@ vErrors.push(err267);
 }
 errors++;
 }
-}
-if(data95.backoff !== undefined){
-let data96 = data95.backoff;
-if((!((typeof data96 == "number") && (isFinite(data96)))) && (data96 !== null)){
-const err268 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+if(Array.isArray(data92)){
+if(data92.length > 1000){
+const err268 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.volumes,data:data92};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -8883,9 +10586,12 @@ vErrors.push(err268);
 }
 errors++;
 }
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 2147483647 || isNaN(data96)){
-const err269 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+const len6 = data92.length;
+for(let i6=0; i6<len6; i6++){
+let data93 = data92[i6];
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+if(data93.name === undefined){
+const err269 = {instancePath:instancePath+"/volumes/" + i6,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema12.properties.volumes.items.required,parentSchema:schema12.properties.volumes.items,data:data93};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -8894,8 +10600,9 @@ vErrors.push(err269);
 }
 errors++;
 }
-if(data96 < 0 || isNaN(data96)){
-const err270 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+for(const key34 in data93){
+if(!(((key34 === "name") || (key34 === "host")) || (key34 === "persistent"))){
+const err270 = {instancePath:instancePath+"/volumes/" + i6,schemaPath:"#/properties/volumes/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key34},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.volumes.items,data:data93};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -8905,11 +10612,11 @@ vErrors.push(err270);
 errors++;
 }
 }
-}
-if(data95.backoffFactor !== undefined){
-let data97 = data95.backoffFactor;
-if((!((typeof data97 == "number") && (isFinite(data97)))) && (data97 !== null)){
-const err271 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+if(data93.name !== undefined){
+let data94 = data93.name;
+if(typeof data94 === "string"){
+if(func3(data94) > 32768){
+const err271 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -8918,9 +10625,8 @@ vErrors.push(err271);
 }
 errors++;
 }
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 > 1000 || isNaN(data97)){
-const err272 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+if(func3(data94) < 1){
+const err272 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -8929,8 +10635,9 @@ vErrors.push(err272);
 }
 errors++;
 }
-if(data97 < 0 || isNaN(data97)){
-const err273 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+}
+else {
+const err273 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.volumes.items.properties.name.type,parentSchema:schema12.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -8940,11 +10647,10 @@ vErrors.push(err273);
 errors++;
 }
 }
-}
-if(data95.maxLaunchDelay !== undefined){
-let data98 = data95.maxLaunchDelay;
-if((!((typeof data98 == "number") && (isFinite(data98)))) && (data98 !== null)){
-const err274 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+if(data93.host !== undefined){
+let data95 = data93.host;
+if((typeof data95 !== "string") && (data95 !== null)){
+const err274 = {instancePath:instancePath+"/volumes/" + i6+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema12.properties.volumes.items.properties.host.type,parentSchema:schema12.properties.volumes.items.properties.host,data:data95};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -8953,9 +10659,9 @@ vErrors.push(err274);
 }
 errors++;
 }
-if((typeof data98 == "number") && (isFinite(data98))){
-if(data98 > 2147483647 || isNaN(data98)){
-const err275 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+if(typeof data95 === "string"){
+if(func3(data95) > 32768){
+const err275 = {instancePath:instancePath+"/volumes/" + i6+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.volumes.items.properties.host,data:data95};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -8964,8 +10670,12 @@ vErrors.push(err275);
 }
 errors++;
 }
-if(data98 < 0 || isNaN(data98)){
-const err276 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+}
+}
+if(data93.persistent !== undefined){
+let data96 = data93.persistent;
+if((!(data96 && typeof data96 == "object" && !Array.isArray(data96))) && (data96 !== null)){
+const err276 = {instancePath:instancePath+"/volumes/" + i6+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema12.properties.volumes.items.properties.persistent.type,parentSchema:schema12.properties.volumes.items.properties.persistent,data:data96};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -8974,14 +10684,9 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data94.upgrade !== undefined){
-let data99 = data94.upgrade;
-if((!(data99 && typeof data99 == "object" && !Array.isArray(data99))) && (data99 !== null)){
-const err277 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema12.properties.scheduling.properties.upgrade.type,parentSchema:schema12.properties.scheduling.properties.upgrade,data:data99};
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.size === undefined){
+const err277 = {instancePath:instancePath+"/volumes/" + i6+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema12.properties.volumes.items.properties.persistent.required,parentSchema:schema12.properties.volumes.items.properties.persistent,data:data96};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -8990,10 +10695,9 @@ vErrors.push(err277);
 }
 errors++;
 }
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-for(const key41 in data99){
-if(!((key41 === "minimumHealthCapacity") || (key41 === "maximumOverCapacity"))){
-const err278 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.upgrade,data:data99};
+for(const key35 in data96){
+if(!((((key35 === "type") || (key35 === "size")) || (key35 === "maxSize")) || (key35 === "profileName"))){
+const err278 = {instancePath:instancePath+"/volumes/" + i6+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key35},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.volumes.items.properties.persistent,data:data96};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -9003,10 +10707,10 @@ vErrors.push(err278);
 errors++;
 }
 }
-if(data99.minimumHealthCapacity !== undefined){
-let data100 = data99.minimumHealthCapacity;
-if((!((typeof data100 == "number") && (isFinite(data100)))) && (data100 !== null)){
-const err279 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+if(data96.type !== undefined){
+let data97 = data96.type;
+if((typeof data97 !== "string") && (data97 !== null)){
+const err279 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema12.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -9015,9 +10719,8 @@ vErrors.push(err279);
 }
 errors++;
 }
-if((typeof data100 == "number") && (isFinite(data100))){
-if(data100 > 1 || isNaN(data100)){
-const err280 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+if(!((((data97 === "root") || (data97 === "path")) || (data97 === "mount")) || (data97 === null))){
+const err280 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema12.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -9026,8 +10729,9 @@ vErrors.push(err280);
 }
 errors++;
 }
-if(data100 < 0 || isNaN(data100)){
-const err281 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+if(typeof data97 === "string"){
+if(func3(data97) > 32768){
+const err281 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -9038,10 +10742,10 @@ errors++;
 }
 }
 }
-if(data99.maximumOverCapacity !== undefined){
-let data101 = data99.maximumOverCapacity;
-if((!((typeof data101 == "number") && (isFinite(data101)))) && (data101 !== null)){
-const err282 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+if(data96.size !== undefined){
+let data98 = data96.size;
+if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
+const err282 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -9050,9 +10754,9 @@ vErrors.push(err282);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 > 1 || isNaN(data101)){
-const err283 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 1000000000 || isNaN(data98)){
+const err283 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -9061,8 +10765,8 @@ vErrors.push(err283);
 }
 errors++;
 }
-if(data101 < 0 || isNaN(data101)){
-const err284 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+if(data98 < 0 || isNaN(data98)){
+const err284 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -9073,12 +10777,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data94.placement !== undefined){
-let data102 = data94.placement;
-if((!(data102 && typeof data102 == "object" && !Array.isArray(data102))) && (data102 !== null)){
-const err285 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema12.properties.scheduling.properties.placement.type,parentSchema:schema12.properties.scheduling.properties.placement,data:data102};
+if(data96.maxSize !== undefined){
+let data99 = data96.maxSize;
+if((!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))) && (data99 !== null)){
+const err285 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema12.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -9087,10 +10789,9 @@ vErrors.push(err285);
 }
 errors++;
 }
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
-for(const key42 in data102){
-if(!((key42 === "constraints") || (key42 === "acceptedResourceRoles"))){
-const err286 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key42},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.placement,data:data102};
+if((typeof data99 == "number") && (isFinite(data99))){
+if(data99 > 1000000000 || isNaN(data99)){
+const err286 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -9099,11 +10800,8 @@ vErrors.push(err286);
 }
 errors++;
 }
-}
-if(data102.constraints !== undefined){
-let data103 = data102.constraints;
-if((!(Array.isArray(data103))) && (data103 !== null)){
-const err287 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema12.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints,data:data103};
+if(data99 < 0 || isNaN(data99)){
+const err287 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -9112,9 +10810,12 @@ vErrors.push(err287);
 }
 errors++;
 }
-if(Array.isArray(data103)){
-if(data103.length > 1000){
-const err288 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints,data:data103};
+}
+}
+if(data96.profileName !== undefined){
+let data100 = data96.profileName;
+if((typeof data100 !== "string") && (data100 !== null)){
+const err288 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema12.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema12.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.profileName,data:data100};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -9123,11 +10824,9 @@ vErrors.push(err288);
 }
 errors++;
 }
-const len7 = data103.length;
-for(let i7=0; i7<len7; i7++){
-let data104 = data103[i7];
-if(!data104 || typeof data104 != "object"){
-const err289 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if(typeof data100 === "string"){
+if(func3(data100) > 32768){
+const err289 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.volumes.items.properties.persistent.properties.profileName,data:data100};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -9136,9 +10835,13 @@ vErrors.push(err289);
 }
 errors++;
 }
-if(Array.isArray(data104)){
-if(data104.length > 3){
-const err290 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+}
+}
+}
+}
+}
+else {
+const err290 = {instancePath:instancePath+"/volumes/" + i6,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.volumes.items.type,parentSchema:schema12.properties.volumes.items,data:data93};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -9147,8 +10850,13 @@ vErrors.push(err290);
 }
 errors++;
 }
-if(data104.length < 2){
-const err291 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+}
+}
+}
+if(data.networks !== undefined){
+let data101 = data.networks;
+if((!(Array.isArray(data101))) && (data101 !== null)){
+const err291 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema12.properties.networks.type},message:"must be array,null",schema:schema12.properties.networks.type,parentSchema:schema12.properties.networks,data:data101};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -9157,12 +10865,9 @@ vErrors.push(err291);
 }
 errors++;
 }
-const len8 = data104.length;
-for(let i8=0; i8<len8; i8++){
-let data105 = data104[i8];
-if(typeof data105 === "string"){
-if(func3(data105) > 32768){
-const err292 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.items,data:data105};
+if(Array.isArray(data101)){
+if(data101.length > 1000){
+const err292 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.networks,data:data101};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -9171,9 +10876,13 @@ vErrors.push(err292);
 }
 errors++;
 }
-}
-else {
-const err293 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.items,data:data105};
+const len7 = data101.length;
+for(let i7=0; i7<len7; i7++){
+let data102 = data101[i7];
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+for(const key36 in data102){
+if(!(((key36 === "mode") || (key36 === "name")) || (key36 === "labels"))){
+const err293 = {instancePath:instancePath+"/networks/" + i7,schemaPath:"#/properties/networks/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key36},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.networks.items,data:data102};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -9183,10 +10892,10 @@ vErrors.push(err293);
 errors++;
 }
 }
-}
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-if(data104.fieldName === undefined){
-const err294 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if(data102.mode !== undefined){
+let data103 = data102.mode;
+if((typeof data103 !== "string") && (data103 !== null)){
+const err294 = {instancePath:instancePath+"/networks/" + i7+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema12.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema12.properties.networks.items.properties.mode.type,parentSchema:schema12.properties.networks.items.properties.mode,data:data103};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -9195,8 +10904,9 @@ vErrors.push(err294);
 }
 errors++;
 }
-if(data104.operator === undefined){
-const err295 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if(typeof data103 === "string"){
+if(func3(data103) > 32768){
+const err295 = {instancePath:instancePath+"/networks/" + i7+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.mode,data:data103};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -9205,9 +10915,12 @@ vErrors.push(err295);
 }
 errors++;
 }
-for(const key43 in data104){
-if(!(((key43 === "fieldName") || (key43 === "operator")) || (key43 === "value"))){
-const err296 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key43},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+}
+}
+if(data102.name !== undefined){
+let data104 = data102.name;
+if((typeof data104 !== "string") && (data104 !== null)){
+const err296 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema12.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema12.properties.networks.items.properties.name.type,parentSchema:schema12.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -9216,12 +10929,9 @@ vErrors.push(err296);
 }
 errors++;
 }
-}
-if(data104.fieldName !== undefined){
-let data106 = data104.fieldName;
-if(typeof data106 === "string"){
-if(func3(data106) > 32768){
-const err297 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data106};
+if(typeof data104 === "string"){
+if(func3(data104) > 63){
+const err297 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -9230,9 +10940,8 @@ vErrors.push(err297);
 }
 errors++;
 }
-}
-else {
-const err298 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data106};
+if(func3(data104) < 1){
+const err298 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -9241,12 +10950,8 @@ vErrors.push(err298);
 }
 errors++;
 }
-}
-if(data104.operator !== undefined){
-let data107 = data104.operator;
-if(typeof data107 === "string"){
-if(func3(data107) > 32768){
-const err299 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data107};
+if(!pattern6.test(data104)){
+const err299 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema12.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -9256,8 +10961,11 @@ vErrors.push(err299);
 errors++;
 }
 }
-else {
-const err300 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data107};
+}
+if(data102.labels !== undefined){
+let data105 = data102.labels;
+if((!(data105 && typeof data105 == "object" && !Array.isArray(data105))) && (data105 !== null)){
+const err300 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema12.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema12.properties.networks.items.properties.labels.type,parentSchema:schema12.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -9266,11 +10974,9 @@ vErrors.push(err300);
 }
 errors++;
 }
-}
-if(data104.value !== undefined){
-let data108 = data104.value;
-if((typeof data108 !== "string") && (data108 !== null)){
-const err301 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data108};
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+if(Object.keys(data105).length > 1000){
+const err301 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -9279,9 +10985,11 @@ vErrors.push(err301);
 }
 errors++;
 }
-if(typeof data108 === "string"){
-if(func3(data108) > 32768){
-const err302 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data108};
+for(const key37 in data105){
+const _errs296 = errors;
+if(typeof key37 === "string"){
+if(func3(key37) > 1024){
+const err302 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.networks.items.properties.labels.propertyNames,data:key37,propertyName:key37};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -9291,15 +10999,9 @@ vErrors.push(err302);
 errors++;
 }
 }
-}
-}
-}
-}
-}
-if(data102.acceptedResourceRoles !== undefined){
-let data109 = data102.acceptedResourceRoles;
-if((!(Array.isArray(data109))) && (data109 !== null)){
-const err303 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data109};
+var valid69 = _errs296 === errors;
+if(!valid69){
+const err303 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key37},message:"property name must be valid",schema:schema12.properties.networks.items.properties.labels.propertyNames,parentSchema:schema12.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -9308,9 +11010,12 @@ vErrors.push(err303);
 }
 errors++;
 }
-if(Array.isArray(data109)){
-if(data109.length > 1000){
-const err304 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data109};
+}
+for(const key38 in data105){
+let data106 = data105[key38];
+if(typeof data106 === "string"){
+if(func3(data106) > 32768){
+const err304 = {instancePath:instancePath+"/networks/" + i7+"/labels/" + key38.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data106};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -9319,12 +11024,9 @@ vErrors.push(err304);
 }
 errors++;
 }
-const len9 = data109.length;
-for(let i9=0; i9<len9; i9++){
-let data110 = data109[i9];
-if(typeof data110 === "string"){
-if(func3(data110) > 32768){
-const err305 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data110};
+}
+else {
+const err305 = {instancePath:instancePath+"/networks/" + i7+"/labels/" + key38.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data106};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -9334,8 +11036,11 @@ vErrors.push(err305);
 errors++;
 }
 }
+}
+}
+}
 else {
-const err306 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data110};
+const err306 = {instancePath:instancePath+"/networks/" + i7,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.type,parentSchema:schema12.properties.networks.items,data:data102};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -9347,12 +11052,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data94.killSelection !== undefined){
-let data111 = data94.killSelection;
-if((typeof data111 !== "string") && (data111 !== null)){
-const err307 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema12.properties.scheduling.properties.killSelection.type,parentSchema:schema12.properties.scheduling.properties.killSelection,data:data111};
+if(data.scaling !== undefined){
+let data107 = data.scaling;
+if((!(data107 && typeof data107 == "object" && !Array.isArray(data107))) && (data107 !== null)){
+const err307 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema12.properties.scaling.type},message:"must be object,null",schema:schema12.properties.scaling.type,parentSchema:schema12.properties.scaling,data:data107};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -9361,9 +11064,10 @@ vErrors.push(err307);
 }
 errors++;
 }
-if(typeof data111 === "string"){
-if(func3(data111) > 32768){
-const err308 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.killSelection,data:data111};
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+for(const key39 in data107){
+if(!(((key39 === "kind") || (key39 === "instances")) || (key39 === "maxInstances"))){
+const err308 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key39},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scaling,data:data107};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -9372,8 +11076,11 @@ vErrors.push(err308);
 }
 errors++;
 }
-if(!["youngest_first","oldest_first"].includes(data111.toLowerCase())){
-const err309 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema12.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema12.properties.scheduling.properties.killSelection,data:data111};
+}
+if(data107.kind !== undefined){
+let data108 = data107.kind;
+if((typeof data108 !== "string") && (data108 !== null)){
+const err309 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema12.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema12.properties.scaling.properties.kind.type,parentSchema:schema12.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -9382,12 +11089,9 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-}
-if(data94.unreachableStrategy !== undefined){
-let data112 = data94.unreachableStrategy;
-if(((typeof data112 !== "string") && (!(data112 && typeof data112 == "object" && !Array.isArray(data112)))) && (data112 !== null)){
-const err310 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema12.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy,data:data112};
+if(typeof data108 === "string"){
+if(func3(data108) > 32768){
+const err310 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -9396,10 +11100,8 @@ vErrors.push(err310);
 }
 errors++;
 }
-if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-for(const key44 in data112){
-if(!((key44 === "inactiveAfterSeconds") || (key44 === "expungeAfterSeconds"))){
-const err311 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key44},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy,data:data112};
+if(!["fixed"].includes(data108.toLowerCase())){
+const err311 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema12.properties.scaling.properties.kind.enumCaseless,parentSchema:schema12.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -9409,10 +11111,11 @@ vErrors.push(err311);
 errors++;
 }
 }
-if(data112.inactiveAfterSeconds !== undefined){
-let data113 = data112.inactiveAfterSeconds;
-if((!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))) && (data113 !== null)){
-const err312 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+}
+if(data107.instances !== undefined){
+let data109 = data107.instances;
+if((!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))) && (data109 !== null)){
+const err312 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema12.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema12.properties.scaling.properties.instances.type,parentSchema:schema12.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -9421,9 +11124,9 @@ vErrors.push(err312);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 2147483647 || isNaN(data113)){
-const err313 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 > 100000 || isNaN(data109)){
+const err313 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema12.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -9432,8 +11135,8 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err314 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+if(data109 < 0 || isNaN(data109)){
+const err314 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -9444,10 +11147,10 @@ errors++;
 }
 }
 }
-if(data112.expungeAfterSeconds !== undefined){
-let data114 = data112.expungeAfterSeconds;
-if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
-const err315 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+if(data107.maxInstances !== undefined){
+let data110 = data107.maxInstances;
+if((!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))) && (data110 !== null)){
+const err315 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema12.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema12.properties.scaling.properties.maxInstances.type,parentSchema:schema12.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -9456,9 +11159,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 > 2147483647 || isNaN(data114)){
-const err316 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 > 100000 || isNaN(data110)){
+const err316 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema12.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -9467,8 +11170,8 @@ vErrors.push(err316);
 }
 errors++;
 }
-if(data114 < 0 || isNaN(data114)){
-const err317 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+if(data110 < 0 || isNaN(data110)){
+const err317 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -9481,12 +11184,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data.executorResources !== undefined){
-let data115 = data.executorResources;
-if((!(data115 && typeof data115 == "object" && !Array.isArray(data115))) && (data115 !== null)){
-const err318 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema12.properties.executorResources.type},message:"must be object,null",schema:schema12.properties.executorResources.type,parentSchema:schema12.properties.executorResources,data:data115};
+if(data.scheduling !== undefined){
+let data111 = data.scheduling;
+if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
+const err318 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema12.properties.scheduling.type},message:"must be object,null",schema:schema12.properties.scheduling.type,parentSchema:schema12.properties.scheduling,data:data111};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -9495,10 +11196,10 @@ vErrors.push(err318);
 }
 errors++;
 }
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-for(const key45 in data115){
-if(!(((key45 === "cpus") || (key45 === "mem")) || (key45 === "disk"))){
-const err319 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key45},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.executorResources,data:data115};
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+for(const key40 in data111){
+if(!(((((key40 === "backoff") || (key40 === "upgrade")) || (key40 === "placement")) || (key40 === "killSelection")) || (key40 === "unreachableStrategy"))){
+const err319 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key40},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling,data:data111};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -9508,10 +11209,10 @@ vErrors.push(err319);
 errors++;
 }
 }
-if(data115.cpus !== undefined){
-let data116 = data115.cpus;
-if((!((typeof data116 == "number") && (isFinite(data116)))) && (data116 !== null)){
-const err320 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema12.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema12.properties.executorResources.properties.cpus.type,parentSchema:schema12.properties.executorResources.properties.cpus,data:data116};
+if(data111.backoff !== undefined){
+let data112 = data111.backoff;
+if((!(data112 && typeof data112 == "object" && !Array.isArray(data112))) && (data112 !== null)){
+const err320 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema12.properties.scheduling.properties.backoff.type,parentSchema:schema12.properties.scheduling.properties.backoff,data:data112};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -9520,9 +11221,10 @@ vErrors.push(err320);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 1000000000 || isNaN(data116)){
-const err321 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.cpus,data:data116};
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+for(const key41 in data112){
+if(!(((key41 === "backoff") || (key41 === "backoffFactor")) || (key41 === "maxLaunchDelay"))){
+const err321 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key41},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.backoff,data:data112};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -9531,8 +11233,11 @@ vErrors.push(err321);
 }
 errors++;
 }
-if(data116 < 0.1 || isNaN(data116)){
-const err322 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema12.properties.executorResources.properties.cpus,data:data116};
+}
+if(data112.backoff !== undefined){
+let data113 = data112.backoff;
+if((!((typeof data113 == "number") && (isFinite(data113)))) && (data113 !== null)){
+const err322 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -9541,12 +11246,9 @@ vErrors.push(err322);
 }
 errors++;
 }
-}
-}
-if(data115.mem !== undefined){
-let data117 = data115.mem;
-if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
-const err323 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema12.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema12.properties.executorResources.properties.mem.type,parentSchema:schema12.properties.executorResources.properties.mem,data:data117};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 2147483647 || isNaN(data113)){
+const err323 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -9555,9 +11257,8 @@ vErrors.push(err323);
 }
 errors++;
 }
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 1000000000 || isNaN(data117)){
-const err324 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.mem,data:data117};
+if(data113 < 0 || isNaN(data113)){
+const err324 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -9566,8 +11267,12 @@ vErrors.push(err324);
 }
 errors++;
 }
-if(data117 < 32 || isNaN(data117)){
-const err325 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema12.properties.executorResources.properties.mem,data:data117};
+}
+}
+if(data112.backoffFactor !== undefined){
+let data114 = data112.backoffFactor;
+if((!((typeof data114 == "number") && (isFinite(data114)))) && (data114 !== null)){
+const err325 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -9576,12 +11281,9 @@ vErrors.push(err325);
 }
 errors++;
 }
-}
-}
-if(data115.disk !== undefined){
-let data118 = data115.disk;
-if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
-const err326 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema12.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema12.properties.executorResources.properties.disk.type,parentSchema:schema12.properties.executorResources.properties.disk,data:data118};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 1000 || isNaN(data114)){
+const err326 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -9590,9 +11292,8 @@ vErrors.push(err326);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000000000 || isNaN(data118)){
-const err327 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.disk,data:data118};
+if(data114 < 0 || isNaN(data114)){
+const err327 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -9601,8 +11302,12 @@ vErrors.push(err327);
 }
 errors++;
 }
-if(data118 < 10 || isNaN(data118)){
-const err328 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema12.properties.executorResources.properties.disk,data:data118};
+}
+}
+if(data112.maxLaunchDelay !== undefined){
+let data115 = data112.maxLaunchDelay;
+if((!((typeof data115 == "number") && (isFinite(data115)))) && (data115 !== null)){
+const err328 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -9611,14 +11316,9 @@ vErrors.push(err328);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data.role !== undefined){
-let data119 = data.role;
-if((typeof data119 !== "string") && (data119 !== null)){
-const err329 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema12.properties.role.type},message:"must be string,null",schema:schema12.properties.role.type,parentSchema:schema12.properties.role,data:data119};
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 > 2147483647 || isNaN(data115)){
+const err329 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -9627,9 +11327,8 @@ vErrors.push(err329);
 }
 errors++;
 }
-if(typeof data119 === "string"){
-if(func3(data119) > 32768){
-const err330 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.role,data:data119};
+if(data115 < 0 || isNaN(data115)){
+const err330 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -9638,8 +11337,14 @@ vErrors.push(err330);
 }
 errors++;
 }
-if(func3(data119) < 1){
-const err331 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.role,data:data119};
+}
+}
+}
+}
+if(data111.upgrade !== undefined){
+let data116 = data111.upgrade;
+if((!(data116 && typeof data116 == "object" && !Array.isArray(data116))) && (data116 !== null)){
+const err331 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema12.properties.scheduling.properties.upgrade.type,parentSchema:schema12.properties.scheduling.properties.upgrade,data:data116};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -9648,16 +11353,855 @@ vErrors.push(err331);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err332 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+for(const key42 in data116){
+if(!((key42 === "minimumHealthCapacity") || (key42 === "maximumOverCapacity"))){
+const err332 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key42},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.upgrade,data:data116};
 if(vErrors === null){
 vErrors = [err332];
 }
 else {
 vErrors.push(err332);
+}
+errors++;
+}
+}
+if(data116.minimumHealthCapacity !== undefined){
+let data117 = data116.minimumHealthCapacity;
+if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
+const err333 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
+if(vErrors === null){
+vErrors = [err333];
+}
+else {
+vErrors.push(err333);
+}
+errors++;
+}
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 > 1 || isNaN(data117)){
+const err334 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
+if(vErrors === null){
+vErrors = [err334];
+}
+else {
+vErrors.push(err334);
+}
+errors++;
+}
+if(data117 < 0 || isNaN(data117)){
+const err335 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
+if(vErrors === null){
+vErrors = [err335];
+}
+else {
+vErrors.push(err335);
+}
+errors++;
+}
+}
+}
+if(data116.maximumOverCapacity !== undefined){
+let data118 = data116.maximumOverCapacity;
+if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
+const err336 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
+if(vErrors === null){
+vErrors = [err336];
+}
+else {
+vErrors.push(err336);
+}
+errors++;
+}
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 1 || isNaN(data118)){
+const err337 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
+if(vErrors === null){
+vErrors = [err337];
+}
+else {
+vErrors.push(err337);
+}
+errors++;
+}
+if(data118 < 0 || isNaN(data118)){
+const err338 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
+if(vErrors === null){
+vErrors = [err338];
+}
+else {
+vErrors.push(err338);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data111.placement !== undefined){
+let data119 = data111.placement;
+if((!(data119 && typeof data119 == "object" && !Array.isArray(data119))) && (data119 !== null)){
+const err339 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema12.properties.scheduling.properties.placement.type,parentSchema:schema12.properties.scheduling.properties.placement,data:data119};
+if(vErrors === null){
+vErrors = [err339];
+}
+else {
+vErrors.push(err339);
+}
+errors++;
+}
+if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
+for(const key43 in data119){
+if(!((key43 === "constraints") || (key43 === "acceptedResourceRoles"))){
+const err340 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key43},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.placement,data:data119};
+if(vErrors === null){
+vErrors = [err340];
+}
+else {
+vErrors.push(err340);
+}
+errors++;
+}
+}
+if(data119.constraints !== undefined){
+let data120 = data119.constraints;
+if((!(Array.isArray(data120))) && (data120 !== null)){
+const err341 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema12.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints,data:data120};
+if(vErrors === null){
+vErrors = [err341];
+}
+else {
+vErrors.push(err341);
+}
+errors++;
+}
+if(Array.isArray(data120)){
+if(data120.length > 1000){
+const err342 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints,data:data120};
+if(vErrors === null){
+vErrors = [err342];
+}
+else {
+vErrors.push(err342);
+}
+errors++;
+}
+const len8 = data120.length;
+for(let i8=0; i8<len8; i8++){
+let data121 = data120[i8];
+if(!data121 || typeof data121 != "object"){
+const err343 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err343];
+}
+else {
+vErrors.push(err343);
+}
+errors++;
+}
+if(Array.isArray(data121)){
+if(data121.length > 3){
+const err344 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err344];
+}
+else {
+vErrors.push(err344);
+}
+errors++;
+}
+if(data121.length < 2){
+const err345 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err345];
+}
+else {
+vErrors.push(err345);
+}
+errors++;
+}
+const len9 = data121.length;
+for(let i9=0; i9<len9; i9++){
+let data122 = data121[i9];
+if(typeof data122 === "string"){
+if(func3(data122) > 32768){
+const err346 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.items,data:data122};
+if(vErrors === null){
+vErrors = [err346];
+}
+else {
+vErrors.push(err346);
+}
+errors++;
+}
+}
+else {
+const err347 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.items,data:data122};
+if(vErrors === null){
+vErrors = [err347];
+}
+else {
+vErrors.push(err347);
+}
+errors++;
+}
+}
+}
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+if(data121.fieldName === undefined){
+const err348 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err348];
+}
+else {
+vErrors.push(err348);
+}
+errors++;
+}
+if(data121.operator === undefined){
+const err349 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err349];
+}
+else {
+vErrors.push(err349);
+}
+errors++;
+}
+for(const key44 in data121){
+if(!(((key44 === "fieldName") || (key44 === "operator")) || (key44 === "value"))){
+const err350 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key44},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
+if(vErrors === null){
+vErrors = [err350];
+}
+else {
+vErrors.push(err350);
+}
+errors++;
+}
+}
+if(data121.fieldName !== undefined){
+let data123 = data121.fieldName;
+if(typeof data123 === "string"){
+if(func3(data123) > 32768){
+const err351 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data123};
+if(vErrors === null){
+vErrors = [err351];
+}
+else {
+vErrors.push(err351);
+}
+errors++;
+}
+}
+else {
+const err352 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data123};
+if(vErrors === null){
+vErrors = [err352];
+}
+else {
+vErrors.push(err352);
+}
+errors++;
+}
+}
+if(data121.operator !== undefined){
+let data124 = data121.operator;
+if(typeof data124 === "string"){
+if(func3(data124) > 32768){
+const err353 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data124};
+if(vErrors === null){
+vErrors = [err353];
+}
+else {
+vErrors.push(err353);
+}
+errors++;
+}
+}
+else {
+const err354 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data124};
+if(vErrors === null){
+vErrors = [err354];
+}
+else {
+vErrors.push(err354);
+}
+errors++;
+}
+}
+if(data121.value !== undefined){
+let data125 = data121.value;
+if((typeof data125 !== "string") && (data125 !== null)){
+const err355 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data125};
+if(vErrors === null){
+vErrors = [err355];
+}
+else {
+vErrors.push(err355);
+}
+errors++;
+}
+if(typeof data125 === "string"){
+if(func3(data125) > 32768){
+const err356 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data125};
+if(vErrors === null){
+vErrors = [err356];
+}
+else {
+vErrors.push(err356);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+if(data119.acceptedResourceRoles !== undefined){
+let data126 = data119.acceptedResourceRoles;
+if((!(Array.isArray(data126))) && (data126 !== null)){
+const err357 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data126};
+if(vErrors === null){
+vErrors = [err357];
+}
+else {
+vErrors.push(err357);
+}
+errors++;
+}
+if(Array.isArray(data126)){
+if(data126.length > 1000){
+const err358 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data126};
+if(vErrors === null){
+vErrors = [err358];
+}
+else {
+vErrors.push(err358);
+}
+errors++;
+}
+const len10 = data126.length;
+for(let i10=0; i10<len10; i10++){
+let data127 = data126[i10];
+if(typeof data127 === "string"){
+if(func3(data127) > 32768){
+const err359 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i10,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data127};
+if(vErrors === null){
+vErrors = [err359];
+}
+else {
+vErrors.push(err359);
+}
+errors++;
+}
+}
+else {
+const err360 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i10,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema12.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data127};
+if(vErrors === null){
+vErrors = [err360];
+}
+else {
+vErrors.push(err360);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+if(data111.killSelection !== undefined){
+let data128 = data111.killSelection;
+if((typeof data128 !== "string") && (data128 !== null)){
+const err361 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema12.properties.scheduling.properties.killSelection.type,parentSchema:schema12.properties.scheduling.properties.killSelection,data:data128};
+if(vErrors === null){
+vErrors = [err361];
+}
+else {
+vErrors.push(err361);
+}
+errors++;
+}
+if(typeof data128 === "string"){
+if(func3(data128) > 32768){
+const err362 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.scheduling.properties.killSelection,data:data128};
+if(vErrors === null){
+vErrors = [err362];
+}
+else {
+vErrors.push(err362);
+}
+errors++;
+}
+if(!["youngest_first","oldest_first"].includes(data128.toLowerCase())){
+const err363 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema12.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema12.properties.scheduling.properties.killSelection,data:data128};
+if(vErrors === null){
+vErrors = [err363];
+}
+else {
+vErrors.push(err363);
+}
+errors++;
+}
+}
+}
+if(data111.unreachableStrategy !== undefined){
+let data129 = data111.unreachableStrategy;
+if(((typeof data129 !== "string") && (!(data129 && typeof data129 == "object" && !Array.isArray(data129)))) && (data129 !== null)){
+const err364 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema12.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy,data:data129};
+if(vErrors === null){
+vErrors = [err364];
+}
+else {
+vErrors.push(err364);
+}
+errors++;
+}
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+for(const key45 in data129){
+if(!((key45 === "inactiveAfterSeconds") || (key45 === "expungeAfterSeconds"))){
+const err365 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key45},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy,data:data129};
+if(vErrors === null){
+vErrors = [err365];
+}
+else {
+vErrors.push(err365);
+}
+errors++;
+}
+}
+if(data129.inactiveAfterSeconds !== undefined){
+let data130 = data129.inactiveAfterSeconds;
+if((!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))) && (data130 !== null)){
+const err366 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
+if(vErrors === null){
+vErrors = [err366];
+}
+else {
+vErrors.push(err366);
+}
+errors++;
+}
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 > 2147483647 || isNaN(data130)){
+const err367 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
+if(vErrors === null){
+vErrors = [err367];
+}
+else {
+vErrors.push(err367);
+}
+errors++;
+}
+if(data130 < 0 || isNaN(data130)){
+const err368 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
+if(vErrors === null){
+vErrors = [err368];
+}
+else {
+vErrors.push(err368);
+}
+errors++;
+}
+}
+}
+if(data129.expungeAfterSeconds !== undefined){
+let data131 = data129.expungeAfterSeconds;
+if((!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))) && (data131 !== null)){
+const err369 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
+if(vErrors === null){
+vErrors = [err369];
+}
+else {
+vErrors.push(err369);
+}
+errors++;
+}
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 > 2147483647 || isNaN(data131)){
+const err370 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
+if(vErrors === null){
+vErrors = [err370];
+}
+else {
+vErrors.push(err370);
+}
+errors++;
+}
+if(data131 < 0 || isNaN(data131)){
+const err371 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
+if(vErrors === null){
+vErrors = [err371];
+}
+else {
+vErrors.push(err371);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+if(data.executorResources !== undefined){
+let data132 = data.executorResources;
+if((!(data132 && typeof data132 == "object" && !Array.isArray(data132))) && (data132 !== null)){
+const err372 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema12.properties.executorResources.type},message:"must be object,null",schema:schema12.properties.executorResources.type,parentSchema:schema12.properties.executorResources,data:data132};
+if(vErrors === null){
+vErrors = [err372];
+}
+else {
+vErrors.push(err372);
+}
+errors++;
+}
+if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
+for(const key46 in data132){
+if(!(((key46 === "cpus") || (key46 === "mem")) || (key46 === "disk"))){
+const err373 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key46},message:"must NOT have additional properties",schema:false,parentSchema:schema12.properties.executorResources,data:data132};
+if(vErrors === null){
+vErrors = [err373];
+}
+else {
+vErrors.push(err373);
+}
+errors++;
+}
+}
+if(data132.cpus !== undefined){
+let data133 = data132.cpus;
+if((!((typeof data133 == "number") && (isFinite(data133)))) && (data133 !== null)){
+const err374 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema12.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema12.properties.executorResources.properties.cpus.type,parentSchema:schema12.properties.executorResources.properties.cpus,data:data133};
+if(vErrors === null){
+vErrors = [err374];
+}
+else {
+vErrors.push(err374);
+}
+errors++;
+}
+if((typeof data133 == "number") && (isFinite(data133))){
+if(data133 > 1000000000 || isNaN(data133)){
+const err375 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.cpus,data:data133};
+if(vErrors === null){
+vErrors = [err375];
+}
+else {
+vErrors.push(err375);
+}
+errors++;
+}
+if(data133 < 0.1 || isNaN(data133)){
+const err376 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema12.properties.executorResources.properties.cpus,data:data133};
+if(vErrors === null){
+vErrors = [err376];
+}
+else {
+vErrors.push(err376);
+}
+errors++;
+}
+}
+}
+if(data132.mem !== undefined){
+let data134 = data132.mem;
+if((!((typeof data134 == "number") && (isFinite(data134)))) && (data134 !== null)){
+const err377 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema12.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema12.properties.executorResources.properties.mem.type,parentSchema:schema12.properties.executorResources.properties.mem,data:data134};
+if(vErrors === null){
+vErrors = [err377];
+}
+else {
+vErrors.push(err377);
+}
+errors++;
+}
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 > 1000000000 || isNaN(data134)){
+const err378 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.mem,data:data134};
+if(vErrors === null){
+vErrors = [err378];
+}
+else {
+vErrors.push(err378);
+}
+errors++;
+}
+if(data134 < 32 || isNaN(data134)){
+const err379 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema12.properties.executorResources.properties.mem,data:data134};
+if(vErrors === null){
+vErrors = [err379];
+}
+else {
+vErrors.push(err379);
+}
+errors++;
+}
+}
+}
+if(data132.disk !== undefined){
+let data135 = data132.disk;
+if((!((typeof data135 == "number") && (isFinite(data135)))) && (data135 !== null)){
+const err380 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema12.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema12.properties.executorResources.properties.disk.type,parentSchema:schema12.properties.executorResources.properties.disk,data:data135};
+if(vErrors === null){
+vErrors = [err380];
+}
+else {
+vErrors.push(err380);
+}
+errors++;
+}
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 > 1000000000 || isNaN(data135)){
+const err381 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.disk,data:data135};
+if(vErrors === null){
+vErrors = [err381];
+}
+else {
+vErrors.push(err381);
+}
+errors++;
+}
+if(data135 < 10 || isNaN(data135)){
+const err382 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema12.properties.executorResources.properties.disk,data:data135};
+if(vErrors === null){
+vErrors = [err382];
+}
+else {
+vErrors.push(err382);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data.linuxInfo !== undefined){
+let data136 = data.linuxInfo;
+if((!(data136 && typeof data136 == "object" && !Array.isArray(data136))) && (data136 !== null)){
+const err383 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema12.properties.linuxInfo.type},message:"must be object,null",schema:schema12.properties.linuxInfo.type,parentSchema:schema12.properties.linuxInfo,data:data136};
+if(vErrors === null){
+vErrors = [err383];
+}
+else {
+vErrors.push(err383);
+}
+errors++;
+}
+if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
+if(data136.ipcInfo !== undefined){
+let data137 = data136.ipcInfo;
+if((!(data137 && typeof data137 == "object" && !Array.isArray(data137))) && (data137 !== null)){
+const err384 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema12.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema12.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema12.properties.linuxInfo.properties.ipcInfo,data:data137};
+if(vErrors === null){
+vErrors = [err384];
+}
+else {
+vErrors.push(err384);
+}
+errors++;
+}
+if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
+if(data137.shmSize !== undefined){
+let data138 = data137.shmSize;
+const _errs373 = errors;
+let valid87 = true;
+const _errs374 = errors;
+if(!((typeof data138 == "number") && (isFinite(data138)))){
+const err385 = {};
+if(vErrors === null){
+vErrors = [err385];
+}
+else {
+vErrors.push(err385);
+}
+errors++;
+}
+var _valid10 = _errs374 === errors;
+errors = _errs373;
+if(vErrors !== null){
+if(_errs373){
+vErrors.length = _errs373;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs376 = errors;
+if((typeof data138 == "number") && (isFinite(data138))){
+if(data138 > 1000000000 || isNaN(data138)){
+const err386 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
+if(vErrors === null){
+vErrors = [err386];
+}
+else {
+vErrors.push(err386);
+}
+errors++;
+}
+if(data138 < 0 || isNaN(data138)){
+const err387 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
+if(vErrors === null){
+vErrors = [err387];
+}
+else {
+vErrors.push(err387);
+}
+errors++;
+}
+}
+else {
+const err388 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema12.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
+if(vErrors === null){
+vErrors = [err388];
+}
+else {
+vErrors.push(err388);
+}
+errors++;
+}
+var _valid10 = _errs376 === errors;
+valid87 = _valid10;
+}
+if(!valid87){
+const err389 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema12.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data138};
+if(vErrors === null){
+vErrors = [err389];
+}
+else {
+vErrors.push(err389);
+}
+errors++;
+}
+}
+}
+}
+if(data136.seccomp !== undefined){
+let data139 = data136.seccomp;
+if((!(data139 && typeof data139 == "object" && !Array.isArray(data139))) && (data139 !== null)){
+const err390 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: schema12.properties.linuxInfo.properties.seccomp.type},message:"must be object,null",schema:schema12.properties.linuxInfo.properties.seccomp.type,parentSchema:schema12.properties.linuxInfo.properties.seccomp,data:data139};
+if(vErrors === null){
+vErrors = [err390];
+}
+else {
+vErrors.push(err390);
+}
+errors++;
+}
+if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
+if(data139.profileName !== undefined){
+let data140 = data139.profileName;
+const _errs382 = errors;
+let valid89 = true;
+const _errs383 = errors;
+if(typeof data140 !== "string"){
+const err391 = {};
+if(vErrors === null){
+vErrors = [err391];
+}
+else {
+vErrors.push(err391);
+}
+errors++;
+}
+var _valid11 = _errs383 === errors;
+errors = _errs382;
+if(vErrors !== null){
+if(_errs382){
+vErrors.length = _errs382;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs385 = errors;
+if(typeof data140 === "string"){
+if(func3(data140) > 32768){
+const err392 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data140};
+if(vErrors === null){
+vErrors = [err392];
+}
+else {
+vErrors.push(err392);
+}
+errors++;
+}
+}
+else {
+const err393 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema12.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data140};
+if(vErrors === null){
+vErrors = [err393];
+}
+else {
+vErrors.push(err393);
+}
+errors++;
+}
+var _valid11 = _errs385 === errors;
+valid89 = _valid11;
+}
+if(!valid89){
+const err394 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema12.properties.linuxInfo.properties.seccomp.properties.profileName,data:data140};
+if(vErrors === null){
+vErrors = [err394];
+}
+else {
+vErrors.push(err394);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+if(data.role !== undefined){
+let data141 = data.role;
+if((typeof data141 !== "string") && (data141 !== null)){
+const err395 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema12.properties.role.type},message:"must be string,null",schema:schema12.properties.role.type,parentSchema:schema12.properties.role,data:data141};
+if(vErrors === null){
+vErrors = [err395];
+}
+else {
+vErrors.push(err395);
+}
+errors++;
+}
+if(typeof data141 === "string"){
+if(func3(data141) > 32768){
+const err396 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.role,data:data141};
+if(vErrors === null){
+vErrors = [err396];
+}
+else {
+vErrors.push(err396);
+}
+errors++;
+}
+if(func3(data141) < 1){
+const err397 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.role,data:data141};
+if(vErrors === null){
+vErrors = [err397];
+}
+else {
+vErrors.push(err397);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err398 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(vErrors === null){
+vErrors = [err398];
+}
+else {
+vErrors.push(err398);
 }
 errors++;
 }

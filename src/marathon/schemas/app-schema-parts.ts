@@ -43,6 +43,54 @@ export function keyed(values: SchemaNode): SchemaNode {
   return { type: 'object', additionalProperties: values, maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH } };
 }
 
+/** A string of at most {@link MAX_STRING_LENGTH} characters; any other type is the converter's to judge. */
+const BOUNDED_STRING: SchemaNode = { if: { type: 'string' }, then: { type: 'string', maxLength: MAX_STRING_LENGTH } };
+
+/** A list of at most {@link MAX_ITEMS} such strings; any other type is the converter's to judge. */
+const BOUNDED_STRINGS: SchemaNode = { if: { type: 'array' }, then: { type: 'array', maxItems: MAX_ITEMS, items: BOUNDED_STRING } };
+
+/** A map of at most {@link MAX_ITEMS} such strings, keys of at most {@link MAX_KEY_LENGTH}; any other type is the converter's. */
+const BOUNDED_MAP: SchemaNode = {
+  if: { type: 'object' },
+  then: { type: 'object', maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH }, additionalProperties: BOUNDED_STRING },
+};
+
+/*
+ * Parts of a definition Marathon's RAML shapes but these schemas leave to the converter, bounded
+ * only (docs/limits.md, "Sizes"): their types and messages stay the converter's, and they stay open
+ * (`additionalProperties`), so a scenario file's closed schema (sim/scenario/closed-schema.ts)
+ * refuses nothing it took before.
+ */
+
+/** A Mesos command (`MesosCommand`: `shell` or `argv`), of an app's or a pod container's `check`. */
+export const MESOS_COMMAND: SchemaNode = {
+  type: 'object', additionalProperties: true, properties: { shell: BOUNDED_STRING, argv: BOUNDED_STRINGS },
+};
+
+/** `LinuxInfo.seccomp`. */
+export const SECCOMP: SchemaNode = { type: 'object', additionalProperties: true, properties: { profileName: BOUNDED_STRING } };
+
+/** An external volume's `options`: DVDI's map of strings, or CSI's plugin, capability and maps. */
+const EXTERNAL_OPTIONS: SchemaNode = {
+  type: 'object', maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH }, additionalProperties: BOUNDED_STRING,
+  properties: {
+    pluginName: BOUNDED_STRING,
+    capability: {
+      if: { type: 'object' },
+      then: {
+        type: 'object', additionalProperties: true,
+        properties: { accessMode: BOUNDED_STRING, accessType: BOUNDED_STRING, fsType: BOUNDED_STRING, mountFlags: BOUNDED_STRINGS },
+      },
+    },
+    nodeStageSecret: BOUNDED_MAP, nodePublishSecret: BOUNDED_MAP, volumeContext: BOUNDED_MAP,
+  },
+};
+
+/** A number from 0 to `maximum` (`error.min`, `error.max` as every range); any other type is the converter's to judge. */
+export function zeroTo(maximum: number): SchemaNode {
+  return { if: { type: 'number' }, then: { type: 'number', minimum: 0, maximum } };
+}
+
 /** A duration in whole seconds: `minimum` up to {@link MAX_SECONDS}. */
 export function seconds(minimum = 0): SchemaNode {
   return int(minimum, MAX_SECONDS);
@@ -169,7 +217,7 @@ const HTTP_SCHEME = oneOfStrings(['HTTP', 'HTTPS']);
 export const CHECK = obj({
   http: obj({ portIndex: ANY_PORT, port: ANY_PORT, path: URI, scheme: HTTP_SCHEME }),
   tcp: obj({ portIndex: ANY_PORT, port: ANY_PORT }),
-  exec: obj({ command: { type: 'object' } }, ['command']),
+  exec: obj({ command: MESOS_COMMAND }, ['command']),
   intervalSeconds: seconds(), timeoutSeconds: seconds(), delaySeconds: seconds(),
 });
 
@@ -182,7 +230,8 @@ export const VOLUME = obj({
     type: oneOfStrings(['root', 'path', 'mount']), size: wholeResource(), maxSize: wholeResource(),
     profileName: str(), constraints: arr(CONSTRAINT),
   }, ['size']),
-  external: { type: 'object' },
+  // DVDI or CSI: bounded here, judged by the converter.
+  external: { type: 'object', additionalProperties: true, properties: { name: BOUNDED_STRING, provider: BOUNDED_STRING, size: zeroTo(MAX_RESOURCE), options: EXTERNAL_OPTIONS } },
   secret: str(),
 }, ['containerPath']);
 
@@ -202,7 +251,12 @@ export const DOCKER = obj({
 export const CONTAINER = obj({
   type: oneOfStrings(['MESOS', 'DOCKER']),
   docker: DOCKER,
-  linuxInfo: { type: 'object' },
+  // Its one number, `ipcInfo.shmSize` (MB), bounded as a resource; the rest is the converter's (left
+  // open, as a scenario file's closed schema must not refuse `seccomp` or `ipcInfo.mode`).
+  linuxInfo: {
+    type: 'object', additionalProperties: true,
+    properties: { ipcInfo: { additionalProperties: true, properties: { shmSize: zeroTo(MAX_RESOURCE) } }, seccomp: SECCOMP },
+  },
   volumes: arr(VOLUME),
   portMappings: arr(PORT_MAPPING),
 });

@@ -21,6 +21,7 @@ import { MAX_ID_LENGTH, PATH_ID_PATTERN } from '../../scheduler/index';
 import {
   MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
 } from './limits';
+import { MESOS_COMMAND, SECCOMP, zeroTo } from './app-schema-parts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -114,6 +115,28 @@ const IMAGE = object({
 
 const TIMING_SECONDS = seconds();
 
+/**
+ * `LinuxInfo` (pod and container): its one number, `ipcInfo.shmSize` (MB), bounded as a resource, and
+ * `seccomp`'s strings; left open (`additionalProperties`), so that a scenario file's closed schema
+ * (sim/scenario/closed-schema.ts) does not refuse the fields the converter reads (`ipcInfo.mode`).
+ */
+const LINUX_INFO = {
+  ...object({ ipcInfo: { ...object({ shmSize: zeroTo(MAX_RESOURCE) }), additionalProperties: true }, seccomp: SECCOMP }),
+  additionalProperties: true,
+};
+
+/**
+ * A container's Mesos `check`: its timings bounded as the health check's and its command's strings
+ * and lists as every definition's (`MESOS_COMMAND`); its shape (left open) is the converter's.
+ */
+const CHECK = {
+  ...object({
+    exec: { ...object({ command: MESOS_COMMAND }), additionalProperties: true },
+    intervalSeconds: zeroTo(MAX_SECONDS), timeoutSeconds: zeroTo(MAX_SECONDS), delaySeconds: zeroTo(MAX_SECONDS),
+  }),
+  additionalProperties: true,
+};
+
 const HEALTH_CHECK = object({
   http: object({
     endpoint: NAME,
@@ -147,11 +170,14 @@ const CONTAINER = object({
   name: NAME,
   exec: object({ command: SHELL_COMMAND, overrideEntrypoint: boolean }, ['command']),
   resources: RESOURCES,
+  resourceLimits: object({ cpus: zeroTo(MAX_RESOURCE), mem: zeroTo(MAX_RESOURCE) }),
   endpoints: array(ENDPOINT),
   image: IMAGE,
   environment: ENV_MAP,
   user: string(),
   healthCheck: HEALTH_CHECK,
+  check: CHECK,
+  linuxInfo: LINUX_INFO,
   volumeMounts: array(VOLUME_MOUNT),
   artifacts: array(ARTIFACT),
   labels: STRING_MAP,
@@ -229,5 +255,6 @@ export const POD_SCHEMA: Schema = object({
   }),
   scheduling: SCHEDULING,
   executorResources: EXECUTOR_RESOURCES,
+  linuxInfo: LINUX_INFO,
   role: string({ minLength: 1 }),
 }, ['id', 'containers']);

@@ -55,6 +55,15 @@ const rows: Row[] = [
   { name: 'pod backoffFactor', method: 'POST', url: '/v2/pods', body: podBody({ scheduling: { backoff: { backoffFactor: 1e300 } } }), path: '/scheduling/backoff/backoffFactor', key: 'error.max' },
   { name: 'pod unreachable', method: 'POST', url: '/v2/pods', body: podBody({ scheduling: { unreachableStrategy: { inactiveAfterSeconds: 1e12, expungeAfterSeconds: 1e12 } } }), path: '/scheduling/unreachableStrategy/inactiveAfterSeconds', key: 'error.max' },
   { name: 'pod executorResources', method: 'POST', url: '/v2/pods', body: podBody({ executorResources: { cpus: 1e300 } }), path: '/executorResources/cpus', key: 'error.max' },
+  // Kept and echoed only, but numbers of a definition all the same (they were stored unbounded).
+  { name: 'pod container resourceLimits', method: 'POST', url: '/v2/pods', body: podBody({ containers: [containerBody({ resourceLimits: { cpus: 1e308, mem: 'unlimited' } })] }), path: '/containers/0/resourceLimits/cpus', key: 'error.max' },
+  { name: 'pod container resourceLimits below 0 (error.min as every range, no longer the converter\'s Object is not valid)', method: 'POST', url: '/v2/pods', body: podBody({ containers: [containerBody({ resourceLimits: { mem: -1 } })] }), path: '/containers/0/resourceLimits/mem', key: 'error.min' },
+  { name: 'pod container check interval', method: 'POST', url: '/v2/pods', body: podBody({ containers: [containerBody({ check: { exec: { command: { shell: 'true' } }, intervalSeconds: 1e10 } })] }), path: '/containers/0/check/intervalSeconds', key: 'error.max' },
+  { name: 'pod container check delay', method: 'POST', url: '/v2/pods', body: podBody({ containers: [containerBody({ check: { exec: { command: { shell: 'true' } }, delaySeconds: 1e300 } })] }), path: '/containers/0/check/delaySeconds', key: 'error.max' },
+  { name: 'pod container shmSize', method: 'POST', url: '/v2/pods', body: podBody({ containers: [containerBody({ linuxInfo: { ipcInfo: { mode: 'PRIVATE', shmSize: 1e300 } } })] }), path: '/containers/0/linuxInfo/ipcInfo/shmSize', key: 'error.max' },
+  { name: 'pod shmSize', method: 'POST', url: '/v2/pods', body: podBody({ linuxInfo: { ipcInfo: { mode: 'PRIVATE', shmSize: MAX_RESOURCE + 1 } } }), path: '/linuxInfo/ipcInfo/shmSize', key: 'error.max' },
+  { name: 'external volume size', method: 'POST', url: '/v2/apps', body: app({ container: { type: 'MESOS', volumes: [{ containerPath: '/d', mode: 'RW', external: { name: 'v', provider: 'dvdi', size: 1e300 } }] } }), path: '/container/volumes(0)/external/size', key: 'error.max' },
+  { name: 'app container shmSize', method: 'POST', url: '/v2/apps', body: app({ container: { type: 'MESOS', linuxInfo: { ipcInfo: { mode: 'PRIVATE', shmSize: 1e300 } } } }), path: '/container/linuxInfo/ipcInfo/shmSize', key: 'error.max' },
 ];
 
 t.test('numbers out of range: 422 "Invalid JSON" before anything is stored (issue 11 item 1)', async (t) => {
