@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import seedrandom from 'seedrandom';
-import { HeapLoop, Scheduler } from '../src/scheduler/index';
+import { DEFAULT_SCHEDULER_OPTIONS, HeapLoop, Scheduler } from '../src/scheduler/index';
 import type { SchedulerInput } from '../src/scheduler/model/inputs';
 import { MemoryStore } from '../src/store/memory-store';
 import { BenchCluster, TASK_CHECK_EVERY, type BenchClusterShape } from './lib/bench-cluster';
@@ -101,7 +101,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
     },
     // One batch of 500 offers is one input, as before the per-input bound (launchesPerInput, issue
     // 11 item 4), which only splits the same work over more inputs: bench:scale-lag measures it.
-    { maxInstancesPerOffer: 1000, reconciliationIntervalMs: 0, maxRunningDeployments: options.maxRunningDeployments ?? appCount, launchesPerInput: Number.MAX_SAFE_INTEGER, launchesPerOfferBatch: options.launchesPerOfferBatch ?? Number.MAX_SAFE_INTEGER },
+    { maxInstancesPerOffer: 1000, reconciliationIntervalMs: 0, maxRunningDeployments: options.maxRunningDeployments ?? appCount, maxTotalInstances: Math.max(instances, DEFAULT_SCHEDULER_OPTIONS.maxTotalInstances), launchesPerInput: Number.MAX_SAFE_INTEGER, launchesPerOfferBatch: options.launchesPerOfferBatch ?? Number.MAX_SAFE_INTEGER },
   );
   scheduler.subscribe((event) => {
     events++;

@@ -6,7 +6,7 @@ import { DEFAULT_LOGIN_FAILURE_WINDOW_MS, DEFAULT_LOGIN_FAILURES } from '../api/
 import { DEFAULT_SCRYPT_RUNS, MAX_SCRYPT_WAITING } from '../api/auth/scrypt-gate';
 import { parseHttpCredentials } from '../api/auth/http-credentials';
 import { DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP } from '../cluster/local/local-cluster-options';
-import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
+import { DEFAULT_MAX_TOTAL_INSTANCES, DEFAULT_SCHEDULER_OPTIONS, MAX_TOTAL_INSTANCES, parseFloorCapacity } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { DEFAULT_STORE_MIN_FREE_BYTES } from '../store/sqlite/store-write-guard';
 import { parseZkUrl, unsupportedZkUrlProblem } from '../cluster/mesos/zk/zk-url';
@@ -50,6 +50,8 @@ export interface PacerConfig {
   readonly failoverTimeoutSeconds: number;
   readonly newGroupEnforceRole: 'off' | 'top';
   readonly maxRunningDeployments: number;
+  /** `--max_total_instances` (pacer's own): the most instances the root may ask for, all apps and pods together. */
+  readonly maxTotalInstances: number;
   /** `--local_port_min` / `--local_port_max`: the range of apps' dynamic service ports. */
   readonly localPortMin: number;
   readonly localPortMax: number;
@@ -215,6 +217,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *)', apply: (c, v) => { c.defaultRole = v; return v === '' ? 'expected a role name' : undefined; } },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
+  { flag: '--max_total_instances', env: 'PACER_MAX_TOTAL_INSTANCES', help: `most instances all apps and pods together may ask for; a change that would ask for more, and more than before, is 422 (default ${DEFAULT_MAX_TOTAL_INSTANCES})`, apply: (c, v) => intIn(v, 1, MAX_TOTAL_INSTANCES, (n) => { c.maxTotalInstances = n; }) },
   { flag: '--local_port_min', env: 'PACER_LOCAL_PORT_MIN', help: 'lowest dynamic service port of apps (default 10000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMin = n; }) },
   { flag: '--local_port_max', env: 'PACER_LOCAL_PORT_MAX', help: 'highest dynamic service port of apps (default 20000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMax = n; }) },
   { flag: '--gpu_scheduling_behavior', env: 'PACER_GPU_SCHEDULING_BEHAVIOR', help: 'restricted (default; no GPU-less work on GPU agents) | unrestricted', apply: (c, v) => gpuBehavior(c, v) },
@@ -288,7 +291,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     cluster: 'local', address: '127.0.0.1', port: 8080,
     storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL', storeMinFreeBytes: DEFAULT_STORE_MIN_FREE_BYTES,
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
-    defaultRole: '*', frameworkName: MESOS_DEFAULTS.frameworkName, failoverTimeoutSeconds: MESOS_DEFAULTS.failoverTimeoutSeconds, newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
+    defaultRole: '*', frameworkName: MESOS_DEFAULTS.frameworkName, failoverTimeoutSeconds: MESOS_DEFAULTS.failoverTimeoutSeconds, newGroupEnforceRole: 'off', maxRunningDeployments: 100, maxTotalInstances: DEFAULT_MAX_TOTAL_INSTANCES, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
     acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs,
     maintenanceMode: DEFAULT_SCHEDULER_OPTIONS.maintenanceMode, drainingSeconds: DEFAULT_SCHEDULER_OPTIONS.drainingMs / 1000,

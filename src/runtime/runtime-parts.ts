@@ -162,7 +162,7 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
 export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOptions> {
   return {
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
+    maxRunningDeployments: config.maxRunningDeployments, maxTotalInstances: config.maxTotalInstances, taskKilling: config.features.includes('task_killing'),
     gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
     maintenanceMode: config.maintenanceMode, drainingMs: config.drainingSeconds * 1000,
     ...(config.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: config.unhealthyKillFloor }),

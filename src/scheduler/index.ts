@@ -14,7 +14,7 @@ export { Scheduler, type QueueEntry } from './scheduler';
 export type { SchedulerPorts } from './ports/scheduler-ports';
 
 // Options.
-export { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './scheduler-options';
+export { DEFAULT_MAX_TOTAL_INSTANCES, DEFAULT_SCHEDULER_OPTIONS, MAX_TOTAL_INSTANCES, type SchedulerOptions } from './scheduler-options';
 
 // The kernel: assertions, the (dueMs, seq) loop, ids, ISO time without Date.
 export { AssertionError, assert } from './kernel/assert';

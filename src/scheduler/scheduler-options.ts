@@ -45,6 +45,15 @@ export interface SchedulerOptions {
   readonly lastUnusedOffersMax: number;
   /** `--max_running_deployments` (Marathon default 100): beyond it changes are refused, even forced. */
   readonly maxRunningDeployments: number;
+  /**
+   * `--max_total_instances` (pacer's own; default {@link DEFAULT_MAX_TOTAL_INSTANCES}): the most
+   * instances the root may ask for, every app's and pod's `instances` summed. A change that would
+   * leave more than that, and more than before, is refused (`invalid` at `/`), even forced; one
+   * that lowers the total always passes, so a store above a lowered bound still starts and
+   * shrinks. Each app is bounded on its own (`MAX_INSTANCES`), but not their number: without it a
+   * group of 1,000 apps of 100,000 instances each was accepted and created until the heap ran out.
+   */
+  readonly maxTotalInstances: number;
   /** `--new_group_enforce_role`: `top` gives new top-level groups `enforceRole: true`. */
   readonly newGroupEnforceRole: 'off' | 'top';
   /** `--local_port_min` / `--local_port_max` (10000 / 20000): where apps' dynamic service ports come from. */
@@ -88,6 +97,14 @@ export interface SchedulerOptions {
 /** Mesos's default refuse filter (mesos.proto `Filters.refuse_seconds`, 5 s): an offer declined to be sent again. */
 export const RESEND_REFUSE_MS = 5000;
 
+/**
+ * The default bound on all the instances the root asks for: a million, ten times the largest app
+ * (`MAX_INSTANCES`), the size bench:match places (its queue build keeps ~260 MB of heap for it).
+ */
+export const DEFAULT_MAX_TOTAL_INSTANCES = 1_000_000;
+/** The largest `--max_total_instances` accepted. */
+export const MAX_TOTAL_INSTANCES = 10_000_000;
+
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   defaultRole: '*',
   taskKilling: false,
@@ -102,6 +119,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   drainingMs: 0,
   lastUnusedOffersMax: 50,
   maxRunningDeployments: 100,
+  maxTotalInstances: DEFAULT_MAX_TOTAL_INSTANCES,
   newGroupEnforceRole: 'off',
   localPortMin: 10_000,
   localPortMax: 20_000,

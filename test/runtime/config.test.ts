@@ -31,7 +31,7 @@ t.test('defaults: the embedded local cluster on 127.0.0.1:8080 with state under 
     cluster: 'local', address: '127.0.0.1', port: 8080,
     storePath: resolve(CWD, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL', storeMinFreeBytes: 64 * 1024 * 1024,
     sandboxRoot: resolve(CWD, '.pacer', 'sandboxes'), localAgents: 1,
-    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, gpuSchedulingBehavior: 'restricted', features: [],
+    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, maxTotalInstances: 1_000_000, gpuSchedulingBehavior: 'restricted', features: [],
     bodyLimitBytes: 1024 * 1024, speed: 10,
   });
   // Offer handling as fast as Marathon's (issue 15 item 2): 5 per offer, accepted offers unfiltered, declines 120 s.
@@ -62,6 +62,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', value: 'web', expect: { defaultRole: 'web' } },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', value: 'top', expect: { newGroupEnforceRole: 'top' } },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', value: '7', expect: { maxRunningDeployments: 7 } },
+  { flag: '--max_total_instances', env: 'PACER_MAX_TOTAL_INSTANCES', value: '5000', expect: { maxTotalInstances: 5000 } },
   { flag: '--gpu_scheduling_behavior', env: 'PACER_GPU_SCHEDULING_BEHAVIOR', value: 'unrestricted', expect: { gpuSchedulingBehavior: 'unrestricted' } },
   { flag: '--max_instances_per_offer', env: 'PACER_MAX_INSTANCES_PER_OFFER', value: '50', expect: { maxInstancesPerOffer: 50 } },
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', value: '0', expect: { declineOfferDurationMs: 0 } },
@@ -168,6 +169,8 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--mesos_role', ''], error: '--mesos_role : expected a role name' },
   { argv: ['--new-group-enforce-role', 'all'], error: '--new-group-enforce-role all: expected one of off, top' },
   { argv: ['--max_running_deployments', '0'], error: '--max_running_deployments 0: expected an integer from 1 to 100000' },
+  { argv: ['--max_total_instances', '0'], error: '--max_total_instances 0: expected an integer from 1 to 10000000' },
+  { argv: ['--max_total_instances', '10000001'], error: '--max_total_instances 10000001: expected an integer from 1 to 10000000' },
   { argv: ['--max_instances_per_offer', '0'], error: '--max_instances_per_offer 0: expected an integer from 1 to 1000000' },
   { argv: ['--decline_offer_duration', '-1'], error: '--decline_offer_duration -1: expected an integer from 0 to 31536000000' },
   { argv: ['--draining_seconds', '-1'], error: '--draining_seconds -1: expected an integer from 0 to 315360000' },

@@ -19,6 +19,7 @@ import { sameConfig } from '../model/same-config';
 import { singleInstanceViolations } from '../groups/single-instance';
 import { floorLabelViolations } from '../health/unhealthy-kill-floor';
 import { assignServicePorts } from '../groups/service-ports';
+import { totalInstances } from '../groups/total-instances';
 import type { ValidationDetail } from '../groups/validation-detail';
 import { noteRoleChanges } from '../state/framework-roles';
 
@@ -125,11 +126,14 @@ export class DeploymentManager {
 
   /**
    * Why `target` cannot be a root at all, checked before planning (the planner orders by
-   * dependencies): a dependency cycle, `invalid` at `/` with Marathon's message (fact 74,
-   * `RootGroup`'s `Dependency graph has cyclic dependencies.`). The one cycle check of every root
-   * change — a command's, a rollback's, a dry run's.
+   * dependencies): more instances than `--max_total_instances` ({@link tooManyInstances}), or a
+   * dependency cycle, `invalid` at `/` with Marathon's message (fact 74, `RootGroup`'s
+   * `Dependency graph has cyclic dependencies.`). The one check of each of every root change — a
+   * command's, a rollback's, a dry run's.
    */
   private refusedRoot(ctx: DeploymentContext, target: Group): Extract<DeployResult, { ok: false }> | undefined {
+    const tooMany = tooManyInstances(ctx, target);
+    if (tooMany !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [tooMany] }] };
     if (ctx.groups.dependencyCycle(target) === undefined) return undefined;
     return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [CYCLIC_DEPENDENCIES_MESSAGE] }] };
   }
@@ -433,4 +437,17 @@ function runSpecViolations(target: Group, runSpecId: string): ValidationDetail[]
  */
 export function lockedMessage(deploymentIds: readonly string[]): string {
   return `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${deploymentIds.join(', ')}`;
+}
+
+/**
+ * The bound on all instances of the root (`SchedulerOptions.maxTotalInstances`): why `target` asks
+ * for too many, or undefined. Only a change that grows the total past the bound is refused: one
+ * that lowers it (a delete, a scale-down) passes even above it, so a root stored before the bound
+ * was lowered still shrinks.
+ */
+function tooManyInstances(ctx: DeploymentContext, target: Group): string | undefined {
+  const max = ctx.options.maxTotalInstances;
+  const total = totalInstances(target);
+  if (total <= max || total <= totalInstances(ctx.state.root)) return undefined;
+  return `the root group would ask for ${total} instances in all, more than ${max} (--max_total_instances)`;
 }

@@ -2,6 +2,7 @@ import t from 'tap';
 import { makePod } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
 import { apiFor, appBody, call, created, type Json, runAll } from './apps-kit';
+import { makeApi } from '../api-fixture';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -256,6 +257,28 @@ t.test('the cap on running deployments → 403 (fact 8)', async (t) => {
     t.match(res.json.message, /^Max number \(2\) of running deployments is achieved/);
   }
   t.equal((await call(fx, 'GET', '/v2/apps/c')).status, 404, 'nothing was created');
+});
+
+t.test('the bound on all instances (--max_total_instances) → 422 at /, nothing created, scaled or stored', async (t) => {
+  const fx = makeApi({ options: { maxTotalInstances: 10 } });
+  t.teardown(() => fx.app.close());
+  await created(t, fx, appBody({ id: '/a', instances: 6 }));
+  const message = 'the root group would ask for 11 instances in all, more than 10 (--max_total_instances)';
+  const cases: readonly [string, 'POST' | 'PUT', string, unknown][] = [
+    ['a new app', 'POST', '/v2/apps', appBody({ id: '/b', instances: 5 })],
+    ['forced', 'POST', '/v2/apps?force=true', appBody({ id: '/b', instances: 5 })],
+    ['a scale of the app', 'PUT', '/v2/apps/a', { instances: 11 }],
+    ['a group of apps', 'POST', '/v2/groups', { id: '/g', apps: [appBody({ id: '/g/x', instances: 2 }), appBody({ id: '/g/y', instances: 3 })] }],
+    ['a dry run', 'PUT', '/v2/apps/a?dryRun=true', { instances: 11 }],
+  ];
+  for (const [name, method, url, body] of cases) {
+    const res = await call(fx, method, url, body);
+    t.equal(res.status, 422, name);
+    t.same(res.json, { message: 'Object is not valid', details: [{ path: '/', errors: [message] }] }, name);
+  }
+  t.equal((await call(fx, 'GET', '/v2/apps/b')).status, 404, 'nothing was created');
+  t.equal(fx.harness.scheduler.runSpec('/a')?.instances, 6, 'nothing was scaled');
+  t.equal((await call(fx, 'PUT', '/v2/apps/a?force=true', { instances: 10 })).status, 200, 'up to the bound is accepted (forced over the running deployment)');
 });
 
 t.test('api_post_event carries the client, the path and the app definition (spec section 6, fact 107)', async (t) => {

@@ -278,6 +278,46 @@ t.test('maxRunningDeployments: beyond it a change is refused, even with force', 
   accepted(t, h.put(makeApp({ id: '/b' })), 'accepted once a slot is free');
 });
 
+t.test('maxTotalInstances: a change that would ask for more instances in all is refused, even forced; one that lowers the total passes', async (t) => {
+  const tooMany = (total: number): unknown => ({
+    ok: false, error: 'invalid', message: 'Object is not valid',
+    details: [{ path: '/', errors: [`the root group would ask for ${total} instances in all, more than 10 (--max_total_instances)`] }],
+  });
+  const h = new Harness({ options: { maxTotalInstances: 10 } });
+  h.deploy(makeApp({ id: '/a', instances: 6 }));
+  h.deploy(makePod({ id: '/p', instances: 2 }));
+  h.clearRecords();
+  // Each row: what is put, and the refusal (undefined: accepted). The total before each row is 8, then what the accepted rows leave.
+  const cases: readonly [string, () => unknown, unknown][] = [
+    ['a new app past the bound', () => h.put(makeApp({ id: '/b', instances: 3 })), tooMany(11)],
+    ['forced', () => h.put(makeApp({ id: '/b', instances: 3 }), { force: true }), tooMany(11)],
+    ['a scale-up of an app past it', () => h.scale('/a', 9), tooMany(11)],
+    ['a pod scaled past it', () => h.put(makePod({ id: '/p', instances: 5 })), tooMany(11)],
+    ['a new app up to the bound exactly', () => h.put(makeApp({ id: '/b', instances: 2 })), undefined],
+  ];
+  for (const [name, put, refusal] of cases) {
+    const result = put();
+    if (refusal === undefined) t.match(result, { ok: true }, name);
+    else t.same(result, refusal, name);
+  }
+  t.equal(h.scheduler.runSpec('/a')?.instances, 6, 'nothing refused was changed');
+  t.equal(h.scheduler.root().apps.get('/b')?.instances, 2);
+});
+
+t.test('maxTotalInstances: a root above a lowered bound still shrinks, and may not grow', async (t) => {
+  const h = new Harness({ options: { maxTotalInstances: 10 } });
+  h.deploy(makeApp({ id: '/a', instances: 3 }));
+  h.deploy(makeApp({ id: '/b', instances: 3 }));
+  t.same(h.scheduler.runningPlans(), [], 'both deployed');
+  const lowered = new Harness({ stored: h.store.load(), options: { maxTotalInstances: 4 } });
+  t.equal(lowered.scheduler.runSpec('/a')?.instances, 3, 'the stored root (6 instances) is recovered whole above the bound of 4');
+  t.match(lowered.scale('/a', 4), { ok: false, error: 'invalid' }, 'growing it is refused');
+  t.match(lowered.scale('/a', 2, { force: true }), { ok: true }, 'a scale-down passes above the bound');
+  t.match(lowered.scale('/a', 3, { force: true }), { ok: false, error: 'invalid' }, 'growing again is refused while above the bound');
+  t.match(lowered.delete('/b', { force: true }), { ok: true }, 'a delete passes');
+  t.match(lowered.scale('/a', 4, { force: true }), { ok: true }, 'up to the bound again once below it');
+});
+
 t.test('a zero-change put is a deployment with no steps: deployment_success at once, nothing restarted', async (t) => {
   const h = new Harness();
   const app = makeApp({ instances: 2 });
