@@ -66,6 +66,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     // catalogue, after the lifecycle's headers, instead of fastify's own body.
     frameworkErrors: (error, req, reply) => {
       const err = error.code === 'FST_ERR_BAD_URL' ? malformedUrl(pathOf(req.url)) : toApiError(error, deps.config.bodyLimitBytes, undefined);
+      lifecycle.answeredBeforeRouting(req, reply as FastifyReply);
       void (reply as FastifyReply).code(err.statusCode).type('application/json').send(err.body);
     },
   });

@@ -1,5 +1,9 @@
 import t from 'tap';
+import { buildServer } from '../../../src/api/server';
+import type { MetricsJson } from '../../../src/api/metrics/metrics-registry';
 import { stateSnapshot } from '../../fuzz/state-snapshot';
+import { captureLog } from '../../harness/log-capture';
+import { makeApi } from '../api-fixture';
 import { apiFor, appBody, type Json } from '../apps/apps-kit';
 
 /**
@@ -82,4 +86,18 @@ t.test('a URL that does not decode: 400 in Marathon\'s shape with the headers of
     t.match(res.headers['content-type'], /^application\/json/, `${row.name}: JSON`);
     t.equal(res.headers['cache-control'], 'no-cache, no-store, must-revalidate', `${row.name}: Marathon's headers`);
   }
+});
+
+t.test('a URL that does not decode is logged and counted like any answer, and leaves no request in flight', async (t) => {
+  const fixture = makeApi();
+  t.teardown(() => fixture.app.close());
+  const captured = captureLog('json', 'info');
+  const app = buildServer({ deps: fixture.deps, stream: { close: () => undefined }, log: captured.log });
+  t.teardown(() => app.close());
+  for (const row of urlRows) t.equal((await app.inject({ method: 'GET', url: row.url })).statusCode, row.status, row.name);
+  const records = captured.records().filter((r) => r.component === 'api' && 'method' in r);
+  t.same(records.map((r) => [r.path, r.status]), urlRows.map((row) => [row.url, row.status]), 'one request record each');
+  const metrics = JSON.parse((await app.inject({ method: 'GET', url: '/metrics' })).body) as MetricsJson;
+  t.equal(metrics.gauges['marathon.http.requests.active.gauge']?.value, 1, 'in flight: the /metrics request alone');
+  t.equal(metrics.counters['marathon.http.responses.4xx.counter']?.count, urlRows.length, 'counted as 4xx');
 });
