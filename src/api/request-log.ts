@@ -4,8 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * pacer's record of one request, written when its answer is sent (fastify's two records per
  * request are not written: {@link RequestLifecycle} replaces them): `method`, `path` (as asked,
  * query included), `status`, `ms` (fastify's `elapsedTime`, or the lifecycle's own measure for a
- * request answered before routing; rounded to 0.1 ms) and `client` (the peer address), at `info` (`warn` for a 5xx, or when the answer failed). Nothing of the headers
- * or the body: credentials never reach the log. An event stream (`/v2/events`) is logged when it ends.
+ * request answered before routing; rounded to 0.1 ms) and `client` (the peer address), at `info`
+ * (`warn` for a 5xx, or when the answer failed). Nothing of the headers or the body: credentials
+ * never reach the log. An event stream (`/v2/events`) is logged when it ends.
  */
 export function logRequestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, elapsedMs = reply.elapsedTime): void {
   const ms = Math.round(elapsedMs * 10) / 10;
