@@ -58,6 +58,28 @@ export function unsupportedMediaType(message: string): ApiError {
   return new ApiError(415, { message });
 }
 
+/** The longest piece of a request (its path, its content type) an error message repeats. */
+const ECHO_MAX = 200;
+
+function echoed(text: string): string {
+  return text.length <= ECHO_MAX ? text : `${text.slice(0, ECHO_MAX)}…`;
+}
+
+/**
+ * A body sent in another media type than JSON (`curl -d` without a header sends a form;
+ * `text/plain`) → 415 naming it: the API reads JSON only, as Marathon's resources consume only
+ * `application/json`.
+ */
+export function notJsonMediaType(contentType: string | undefined): ApiError {
+  const sent = contentType === undefined || contentType.trim() === '' ? 'no Content-Type' : echoed(contentType);
+  return unsupportedMediaType(`Unsupported Media Type: ${sent} (request bodies must be sent as Content-Type: application/json)`);
+}
+
+/** A URL path whose percent-escapes do not decode (`%ZZ`, a cut `%E`, bytes that are not UTF-8) → 400. */
+export function malformedUrl(path: string): ApiError {
+  return new ApiError(400, { message: `Malformed URL '${echoed(path)}': a percent-escape is incomplete or does not decode to UTF-8` });
+}
+
 /** Fact 1: 404 produced inside a resource (GET of an unknown thing): `details` is `[]`. */
 export function notFound(message: string): ApiError {
   return new ApiError(404, { message, details: [] });

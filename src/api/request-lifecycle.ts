@@ -61,6 +61,27 @@ export class RequestLifecycle extends LogController {
     }
   }
 
+  /**
+   * A request fastify answers before routing it (`frameworkErrors`: a URL that does not decode):
+   * it calls {@link incomingRequest} but never listens for the finish itself, so with a log its
+   * completion (the request record, the metrics, the count of requests in flight) is reported here.
+   * Without one, `incomingRequest`'s own listener does it.
+   */
+  answeredBeforeRouting(request: FastifyRequest, reply: FastifyReply): void {
+    if (!this.log) return;
+    const startMs = performance.now();
+    let finished = false;
+    const done = (): void => {
+      if (finished) return;
+      finished = true;
+      const elapsedMs = performance.now() - startMs;
+      logRequestCompleted(null, request, reply, elapsedMs);
+      this.completed(reply, elapsedMs);
+    };
+    reply.raw.on('finish', done);
+    reply.raw.on('error', done);
+  }
+
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (!this.log) return;
     logRequestCompleted(error, request, reply);

@@ -3,12 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /**
  * pacer's record of one request, written when its answer is sent (fastify's two records per
  * request are not written: {@link RequestLifecycle} replaces them): `method`, `path` (as asked,
- * query included), `status`, `ms` (fastify's `elapsedTime`, rounded to 0.1 ms) and `client` (the
- * peer address), at `info` (`warn` for a 5xx, or when the answer failed). Nothing of the headers
- * or the body: credentials never reach the log. An event stream (`/v2/events`) is logged when it ends.
+ * query included), `status`, `ms` (fastify's `elapsedTime`, or the lifecycle's own measure for a
+ * request answered before routing; rounded to 0.1 ms) and `client` (the peer address), at `info`
+ * (`warn` for a 5xx, or when the answer failed). Nothing of the headers or the body: credentials
+ * never reach the log. An event stream (`/v2/events`) is logged when it ends.
  */
-export function logRequestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-  const ms = Math.round(reply.elapsedTime * 10) / 10;
+export function logRequestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, elapsedMs = reply.elapsedTime): void {
+  const ms = Math.round(elapsedMs * 10) / 10;
   // Never "undefined": the socket of a forwarded request may be gone by now (keepClientAddress).
   const client = request.ip ?? keptClients.get(request) ?? '-';
   const fields = { method: request.method, path: request.url, status: reply.statusCode, ms, client };

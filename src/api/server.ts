@@ -6,7 +6,7 @@ import { knownLeader } from './known-leader';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
-import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
+import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, malformedUrl, notJsonMediaType, routeNotFound } from './errors';
 import { jsonBodyText, protoKeyAt } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
@@ -62,6 +62,13 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     // Route params carry ids with `::` suffixes and dots; keep them whole.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     ...(parts.serverFactory === undefined ? {} : { serverFactory: parts.serverFactory }),
+    // A URL the router cannot decode (`%ZZ`) or a parameter above maxParamLength: answered from the
+    // catalogue, after the lifecycle's headers, instead of fastify's own body.
+    frameworkErrors: (error, req, reply) => {
+      const err = error.code === 'FST_ERR_BAD_URL' ? malformedUrl(pathOf(req.url)) : toApiError(error, deps.config.bodyLimitBytes, undefined);
+      lifecycle.answeredBeforeRouting(req, reply as FastifyReply);
+      void (reply as FastifyReply).code(err.statusCode).type('application/json').send(err.body);
+    },
   });
   installJsonParser(app);
   installErrorHandling(app, deps, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
@@ -97,7 +104,21 @@ export function collapseSlashes(url: string): string {
   return q < 0 ? collapsed : collapsed + url.slice(q);
 }
 
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
 function installJsonParser(app: FastifyInstance): void {
+  // JSON is the only body read. fastify's text/plain parser handed a string to routes that read
+  // JSON objects (a valid JSON body sent as text/plain was answered 422 "Invalid JSON"); any other
+  // media type is 415 naming it, but a bodyless request (DELETE, /restart) is served whatever
+  // its Content-Type, as with application/json.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    if (body.length === 0) return done(null, undefined);
+    done(notJsonMediaType(req.headers['content-type']), undefined);
+  });
   app.removeContentTypeParser('application/json');
   // Read as bytes: decoding them is where a body that is not UTF-8 is refused (jsonBodyText).
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
@@ -157,7 +178,7 @@ function installErrorHandling(app: FastifyInstance, deps: ApiDeps, onCoreFailure
       void reply.code(503).type('application/json').send({ message: `pacer stopped: ${failure.message}` });
       return;
     }
-    const err = toApiError(error, deps.config.bodyLimitBytes);
+    const err = toApiError(error, deps.config.bodyLimitBytes, req.headers['content-type']);
     void reply.code(err.statusCode).type('application/json').send(err.body);
   });
 }
@@ -172,11 +193,11 @@ function coreFailureOf(error: unknown, req: FastifyRequest, nowMs: number): Core
   return new CoreFailure({ request: { method: req.method, url: req.url } }, nowMs, error);
 }
 
-function toApiError(error: FastifyError | ApiError, bodyLimitBytes: number): ApiError {
+function toApiError(error: FastifyError | ApiError, bodyLimitBytes: number, contentType: string | undefined): ApiError {
   if (error instanceof ApiError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(bodyLimitBytes);
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return emptyBody();
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(error.message);
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return notJsonMediaType(contentType);
   if (typeof error.statusCode === 'number' && error.statusCode < 500) {
     return new ApiError(error.statusCode, { message: error.message });
   }

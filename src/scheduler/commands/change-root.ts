@@ -16,14 +16,15 @@ export function changeRoot(ctx: CommandContext, change: RootChange, force: boole
 }
 
 /**
- * A dry run of `change` (`?dryRun=true`): the root it would give and the deployment plan from the
- * current root to it, with the id `dry-run`, or the refusal a deployment of it would get (a
- * dependency cycle: the deployment manager's one check). Changes nothing.
+ * A dry run of `change` (`?dryRun=true`): the root it would give (dynamic service ports assigned,
+ * as the deployment manager assigns them) and the deployment plan from the current root to it,
+ * with the id `dry-run`, or the refusal a deployment of it would get (a dependency cycle, an
+ * exhausted service port range). Changes nothing.
  */
 export function previewRootChange(ctx: CommandContext, change: RootChange): RootChangePreview {
   const target = rootAfter(ctx, change);
   if (!target.ok) return target;
   const preview = ctx.deployments.preview(ctx, target.root);
   if (!preview.ok) return refusedDeploy(preview);
-  return { ok: true, root: target.root, plan: preview.plan };
+  return { ok: true, root: preview.root, plan: preview.plan };
 }

@@ -77,9 +77,8 @@ export class DeploymentManager {
     const refused = this.refusedRoot(ctx, requested);
     if (refused !== undefined) return refused;
     const original = ctx.state.root;
-    // Every root change passes here, so the root group's service port rule lives here once.
-    const ports = assignServicePorts({ min: ctx.options.localPortMin, max: ctx.options.localPortMax }, original, requested);
-    if (!ports.ok) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [ports.message] }] };
+    const ports = withServicePorts(ctx, original, requested);
+    if (!ports.ok) return ports;
     const target = ports.root;
     const plan = this.planner(original, target, uuidFrom(ctx.random));
     const roleDetail = roleProblems(ctx, original, target, plan.affectedRunSpecIds, force);
@@ -116,12 +115,17 @@ export class DeploymentManager {
   }
 
   /**
-   * The plan a change to `target` would get, without deploying it (`?dryRun=true`), with the id
-   * `dry-run`; or why the root is refused, as a deployment of it would be.
+   * The root a change to `target` would give (its service ports assigned) and the plan it would
+   * get, without deploying it (`?dryRun=true`), with the id `dry-run`; or why the root is refused,
+   * as a deployment of it would be.
    */
-  preview(ctx: DeploymentContext, target: Group): { readonly ok: true; readonly plan: DeploymentPlan } | Extract<DeployResult, { ok: false }> {
+  preview(ctx: DeploymentContext, target: Group): { readonly ok: true; readonly root: Group; readonly plan: DeploymentPlan } | Extract<DeployResult, { ok: false }> {
     const refused = this.refusedRoot(ctx, target);
-    return refused ?? { ok: true, plan: this.planner(ctx.state.root, target, 'dry-run') };
+    if (refused !== undefined) return refused;
+    // The ports the change would assign: an app that names port 0 again keeps its port, so the
+    // dry run, like the change, neither restarts it nor refuses what the change takes.
+    const ports = withServicePorts(ctx, ctx.state.root, target);
+    return ports.ok ? { ok: true, root: ports.root, plan: this.planner(ctx.state.root, ports.root, 'dry-run') } : ports;
   }
 
   /**
@@ -401,6 +405,17 @@ function roleProblems(ctx: DeploymentContext, original: Group, target: Group, id
     if (detail !== undefined) errors.push(...detail.errors);
   }
   return errors.length === 0 ? undefined : { path: '/role', errors: [...new Set(errors)] };
+}
+
+/**
+ * `requested` with the root group's service port rule applied (Marathon's
+ * AssignDynamicServiceLogic, groups/service-ports.ts): every root change passes here, and so does a
+ * dry run of one, so the rule is applied in this one place. An exhausted range refuses the root.
+ */
+function withServicePorts(ctx: DeploymentContext, original: Group, requested: Group): { readonly ok: true; readonly root: Group } | Extract<DeployResult, { ok: false }> {
+  const ports = assignServicePorts({ min: ctx.options.localPortMin, max: ctx.options.localPortMax }, original, requested);
+  if (!ports.ok) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [ports.message] }] };
+  return ports;
 }
 
 /**

@@ -89,3 +89,20 @@ t.test('dryRun=true answers the plan\'s steps and changes nothing (fact 60)', as
   const invalid = await kit.request('PUT', '/v2/groups/d?dryRun=true', { apps: [{ id: 'x' }] });
   t.equal(invalid.statusCode, 422, 'a dry run validates too');
 });
+
+t.test('dryRun=true of a group whose app has a dynamic service port: the plan the change gets, no restart', async (t) => {
+  // The clean-clone trial of 2026-12-01: the group's own definition again answered
+  // RestartApplication (port 0 against the assigned 10000), while the change made restarted nothing.
+  const rows: { name: string; instances: number; steps: unknown[] }[] = [
+    { name: 'the same definition', instances: 1, steps: [] },
+    { name: 'a scale', instances: 3, steps: [{ actions: [{ action: 'ScaleApplication', app: '/w/web' }] }] },
+  ];
+  for (const row of rows) {
+    const kit = groupKit(t);
+    const web = (instances: number) => appBody('web', { instances, portDefinitions: [{ port: 0 }] });
+    t.equal((await kit.request('POST', '/v2/groups', { id: '/w', apps: [web(1)] })).statusCode, 201);
+    const res = await kit.request('PUT', '/v2/groups/w?dryRun=true', { apps: [web(row.instances)] });
+    t.equal(res.statusCode, 200, row.name);
+    t.same(res.json, { steps: row.steps }, `${row.name}: steps`);
+  }
+});

@@ -122,3 +122,33 @@ t.test('previewChange plans with the core planner and changes nothing', async (t
   t.equal(h.scheduler.root(), before);
   t.equal(h.scheduler.runningPlans().length, 1, 'only the seeding deployment runs');
 });
+
+t.test('previewChange assigns dynamic service ports as the change would: a dry run shows the plan the change gets', async (t) => {
+  // The clean-clone trial of 2026-12-01: PUT /v2/groups/g?dryRun=true with the group's own app
+  // definition (`portDefinitions: [{port: 0}]`, as Marathon fills it in) answered RestartApplication,
+  // while the same PUT made restarted nothing (the app keeps its assigned port).
+  const dynamic = (instances: number) => makeApp({ id: '/dev/web', instances, portDefinitions: [{ port: 0, protocol: 'tcp', name: 'default', labels: {} }] });
+  const rows: { name: string; update: RootChange; actions: [string, string][] }[] = [
+    { name: 'the same definition', update: { kind: 'updateGroup', update: { id: '/dev', apps: [dynamic(1)] } }, actions: [] },
+    { name: 'a scale', update: { kind: 'updateGroup', update: { id: '/dev', apps: [dynamic(3)] } }, actions: [['ScaleApplication', '/dev/web']] },
+    { name: 'a bulk put of the same definition', update: { kind: 'putRunSpecs', specs: [dynamic(1)] }, actions: [] },
+  ];
+  for (const row of rows) {
+    const h = new Harness();
+    change(h, { kind: 'putRunSpecs', specs: [dynamic(1)] });
+    h.advance(10_000);
+    t.match(findRunSpec(h.scheduler.root(), '/dev/web'), { portDefinitions: [{ port: 10000 }] }, 'the port was assigned');
+    const preview = h.scheduler.previewChange(row.update);
+    t.ok(preview.ok, row.name);
+    if (!preview.ok) continue;
+    t.match(findRunSpec(preview.root, '/dev/web'), { portDefinitions: [{ port: 10000 }] }, `${row.name}: the previewed root keeps the assigned port`);
+    const previewed = preview.plan.steps.flatMap((s) => s.actions.map((a) => [a.action, a.runSpecId]));
+    t.same(previewed, row.actions, `${row.name}: the dry run's plan`);
+    const made = change(h, row.update, true);
+    t.match(made, { ok: true }, `${row.name}: made`);
+    // A plan with nothing to do ends at once; one with work waits for offers the harness never makes.
+    const plan = made?.ok === true ? h.scheduler.runningPlans().find((p) => p.id === made.deploymentId) : undefined;
+    const madeActions = plan === undefined ? [] : plan.steps.flatMap((s) => s.actions.map((a) => [a.action, a.runSpecId]));
+    t.same(madeActions, row.actions, `${row.name}: the plan made is the dry run's`);
+  }
+});
