@@ -42,7 +42,7 @@ function writeBadStore(path: string): void {
     clock: { nowMs: () => Date.now() }, random: { next: () => rng() },
     timers: { schedule: (dueMs, input) => loop.schedule(dueMs, input), cancel: (id) => loop.cancel(id) },
     driver: new RecordingDriver(), store, prober: { probe: () => undefined },
-  });
+  }, { maxTotalInstances: Number.MAX_SAFE_INTEGER }); // as pacer was then: no bound on all instances
   scheduler.handle({ type: 'putRunSpec', spec: makeApp({ id: '/kept', instances: 0, version: versionAt(1) }) });
   try {
     scheduler.handle({ type: 'putRunSpec', spec: makeApp({ id: '/big', instances: 4294967296, version: versionAt(2) }) });

@@ -4,6 +4,7 @@ import seedrandom from 'seedrandom';
 import t from 'tap';
 import type { SetAsideRecord } from '../../../src/scheduler/ports/store';
 import type { Scheduler } from '../../../src/scheduler/scheduler';
+import type { SchedulerOptions } from '../../../src/scheduler/scheduler-options';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { makeOffer } from '../../builders/cluster-builders';
 import { makeApp, makePod, versionAt } from '../../builders/run-spec-builders';
@@ -20,9 +21,9 @@ import { storeCopy, tempDir, withRawDb, schedulerOnStore } from './store-fixture
 let starts = 0;
 
 /** A real core whose Store port is the SQLite store at `path` (each start draws other ids, as a new process would). */
-function coreOn(path: string): { scheduler: Scheduler; store: SqliteStore; driver: RecordingDriver } {
+function coreOn(path: string, options: Partial<SchedulerOptions> = {}): { scheduler: Scheduler; store: SqliteStore; driver: RecordingDriver } {
   const store = SqliteStore.open(path);
-  const { scheduler, driver } = schedulerOnStore(store, `bad-records-${++starts}`, () => START_MS + 60_000);
+  const { scheduler, driver } = schedulerOnStore(store, `bad-records-${++starts}`, () => START_MS + 60_000, undefined, options);
   return { scheduler, store, driver };
 }
 
@@ -250,10 +251,11 @@ t.test('after a start on a root with a dependency cycle, changes are accepted ag
 
 t.test('issue 11: instances 4294967296 made the store unstartable ("Invalid array length"); now that app is set aside', async (t) => {
   const path = storeCopy(t, healthyStore(tempDir(t)));
-  const first = coreOn(path);
+  // A core without the bound on all instances (--max_total_instances), as pacer was then.
+  const first = coreOn(path, { maxTotalInstances: Number.MAX_SAFE_INTEGER });
   // The record the issue describes, as the API stored it before its ranges. The core of then
-  // failed on it after storing; today's creates instances 2,000 per input (issue 11 item 4) and
-  // takes it. Either way it is stored, and the next start must set it aside.
+  // failed on it after storing; one without today's bound on all instances creates instances 2,000
+  // per input (issue 11 item 4) and takes it. Either way it is stored, and the next start must set it aside.
   first.scheduler.handle({ type: 'putRunSpec', spec: makeApp({ id: '/big', instances: 4294967296, version: versionAt(3) }) });
   first.store.close();
   t.ok(withRawDb(path, (db) => db.prepare('SELECT 1 FROM run_specs WHERE id = ?').get('/big')) !== undefined, 'the bad app was stored');

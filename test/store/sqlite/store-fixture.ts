@@ -10,6 +10,7 @@ import { Instance } from '../../../src/scheduler/model/instance';
 import { HeapLoop } from '../../../src/scheduler/kernel/heap-loop';
 import type { SchedulerInput } from '../../../src/scheduler/model/inputs';
 import { Scheduler } from '../../../src/scheduler/scheduler';
+import type { SchedulerOptions } from '../../../src/scheduler/scheduler-options';
 import { RecordingDriver } from '../../harness/recording-driver';
 
 /** A fresh directory under the OS temp dir, removed when the test ends. */
@@ -105,7 +106,9 @@ function fieldsDiff(actual: Record<string, unknown>, expected: Record<string, un
  * A core started on `store` (it recovers what the store holds), with a recording driver, timers on
  * a heap loop nobody runs, no probes, and ids drawn from `seed`; `nowMs` is its clock.
  */
-export function schedulerOnStore(store: Store, seed: string, nowMs: () => number, driver = new RecordingDriver()): { readonly scheduler: Scheduler; readonly driver: RecordingDriver } {
+export function schedulerOnStore(
+  store: Store, seed: string, nowMs: () => number, driver = new RecordingDriver(), options: Partial<SchedulerOptions> = {},
+): { readonly scheduler: Scheduler; readonly driver: RecordingDriver } {
   const loop = new HeapLoop<SchedulerInput>();
   const rng = seedrandom(seed);
   const scheduler = new Scheduler({
@@ -115,6 +118,6 @@ export function schedulerOnStore(store: Store, seed: string, nowMs: () => number
     driver,
     store,
     prober: { probe: () => undefined },
-  });
+  }, options);
   return { scheduler, driver };
 }

@@ -301,7 +301,7 @@ const cases: readonly Case[] = [
       `${F}: /timeline/1/pod/scheduling/killSelection: expected one of: YOUNGEST_FIRST, OLDEST_FIRST (in any case), got "oldest"; did you mean "OLDEST_FIRST"? (line 15)`,
       `${F}: /timeline/2/deploy/apps/0/labels/a: expected text, got 1 (line 18)`,
       `${F}: /timeline/2/deploy/apps/0/mem: expected a number >= 0, got -1 (line 18)`,
-      `${F}: /timeline/2/deploy/pods/0/scalling: unknown field "scalling"; did you mean "scaling"? (allowed: id, version, labels, environment, user, containers, secrets, volumes, networks, scaling, scheduling, executorResources, … (13 in all)) (line 19)`,
+      `${F}: /timeline/2/deploy/pods/0/scalling: unknown field "scalling"; did you mean "scaling"? (allowed: id, version, labels, environment, user, containers, secrets, volumes, networks, scaling, scheduling, executorResources, … (14 in all)) (line 19)`,
     ],
   },
   {
