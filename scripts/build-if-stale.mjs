@@ -95,7 +95,11 @@ export function isStale(root) {
  */
 export function buildIfStale(root, log = (line) => process.stderr.write(`${line}\n`)) {
   if (!isStale(root)) return 0;
-  log('pacer: sources changed since the last build: compiling (tsc --incremental, then the web UI) …');
+  // A fresh clone has no build at all: say so rather than "changed".
+  const first = !existsSync(join(root, OUTPUT));
+  log(first
+    ? 'pacer: no build yet: compiling (tsc, then the web UI; about a minute the first time) …'
+    : 'pacer: sources changed since the last build: compiling (tsc --incremental, then the web UI) …');
   return build(root);
 }
 

@@ -39,7 +39,7 @@ async function main(): Promise<number> {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
-  for (const line of unusedFlagWarnings(parsed.cluster, givenFlags(process.argv.slice(2), process.env))) log.child({ component: 'pacer' }).warn(line);
+  for (const line of unusedFlagWarnings(parsed.cluster, givenFlags(process.argv.slice(2), process.env), parsed.zk !== undefined)) log.child({ component: 'pacer' }).warn(line);
   for (const flag of hidden.hidden) {
     const instead = flag === '--http_credentials' ? 'PACER_HTTP_CREDENTIALS or --http_credentials_file' : `PACER_${flag.slice(2).toUpperCase()}`;
     log.child({ component: 'pacer' }).warn(`${flag} was given on the command line, where every user of this host could read its credentials (ps) until pacer hid them from its process title at start: give them in ${instead} instead`);

@@ -36,12 +36,18 @@ const UNUSED: Readonly<Record<ClusterKind, ReadonlySet<string>>> = {
 
 /**
  * One warning (logged at start-up, main.ts) naming the given options the chosen cluster does not
- * use, or none: pacer accepts them (a config shared between clusters stays valid) but a user who
+ * use, and one naming the ZooKeeper timeouts given without `--zk` (`zk`: whether it was given), or none: pacer accepts them (a config shared between clusters stays valid) but a user who
  * sets `--max_instances_per_offer` over `--cluster sim` should learn that it changed nothing.
  */
-export function unusedFlagWarnings(cluster: ClusterKind, given: readonly string[]): string[] {
+export function unusedFlagWarnings(cluster: ClusterKind, given: readonly string[], zk = false): string[] {
+  const out: string[] = [];
   const unused = given.filter((flag) => UNUSED[cluster].has(flag));
-  if (unused.length === 0) return [];
   const why = cluster === 'sim' ? ' (the workload\'s options set the simulated core; its state is in memory)' : '';
-  return [`--cluster ${cluster} does not use ${unused.join(', ')}: ignored${why}`];
+  if (unused.length > 0) out.push(`--cluster ${cluster} does not use ${unused.join(', ')}: ignored${why}`);
+  const zkUnused = zk ? [] : given.filter((flag) => ZK_ONLY.includes(flag));
+  if (zkUnused.length > 0) out.push(`${zkUnused.join(', ')}: ignored without --zk (they time the ZooKeeper of leader election and the store)`);
+  return out;
 }
+
+/** Options that only a pacer with `--zk` reads, on any cluster. */
+const ZK_ONLY = ['--zk_timeout', '--zk_session_timeout'];

@@ -68,6 +68,7 @@ t.test('a build runs when the output is missing, then not again until an input c
   t.ok(step.isStale(root), 'nothing built yet');
   t.equal(step.buildIfStale(root, (l) => void logs.push(l)), 0, 'tsc succeeds');
   t.equal(logs.length, 1, 'and says it compiles');
+  t.match(logs[0], /^pacer: no build yet: compiling/, 'the first time, that there was no build (not that sources changed)');
   t.notOk(step.isStale(root), 'up to date afterwards');
   t.equal(step.buildIfStale(root, (l) => void logs.push(l)), 0);
   t.equal(logs.length, 1, 'the second start compiles nothing');
@@ -77,6 +78,7 @@ t.test('a build runs when the output is missing, then not again until an input c
   t.ok(step.isStale(root), 'an edited source makes it stale');
   t.equal(step.buildIfStale(root, (l) => void logs.push(l)), 0);
   t.equal(logs.length, 2, 'and the next start compiles again');
+  t.match(logs[1], /^pacer: sources changed since the last build: compiling/, 'saying why');
 
   writeFileSync(join(root, 'src', 'broken.ts'), 'export const x: number = "no";\n');
   t.not(step.buildIfStale(root, () => undefined), 0, 'a type error fails the build');

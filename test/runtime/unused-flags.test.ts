@@ -33,14 +33,26 @@ t.test('unusedFlagWarnings names what the chosen cluster does not use, in one li
   }
 });
 
+t.test('the ZooKeeper timeouts without --zk are named in a warning of their own', async (t) => {
+  const cases: [ClusterKind, string[], boolean, RegExp[]][] = [
+    ['local', ['--zk_timeout', '--zk_session_timeout', '--port'], false, [/^--zk_timeout, --zk_session_timeout: ignored without --zk/]],
+    ['local', ['--zk', '--zk_timeout', '--zk_session_timeout'], true, []],
+    ['mesos', ['--master', '--zk_session_timeout'], true, []],
+    ['mesos', ['--local_agents', '--zk_timeout'], false, [/^--cluster mesos does not use --local_agents: ignored$/, /^--zk_timeout: ignored without --zk/]],
+  ];
+  for (const [cluster, given, zk, want] of cases) t.match(unusedFlagWarnings(cluster, given, zk), want, `${cluster} ${given.join(' ')}${zk ? ' (with --zk)' : ''}`);
+  t.same(unusedFlagWarnings('local', ['--zk', '--zk_timeout'], true), [], 'with --zk: nothing');
+});
+
 t.test('every flag the warnings name is a flag pacer has, and every flag is used by some cluster', async (t) => {
   const known = new Set([...usage().matchAll(/^ {2}(--[a-z_]+)/gm)].map((m) => m[1]));
   t.ok(known.size > 40, 'the usage lists the flags');
   const clusters: ClusterKind[] = ['local', 'mesos', 'sim'];
   for (const flag of known) {
-    const unusedBy = clusters.filter((c) => unusedFlagWarnings(c, [flag]).length > 0);
+    // With --zk given, so that its timeouts count as used (their own warning is tested above).
+    const unusedBy = clusters.filter((c) => unusedFlagWarnings(c, [flag], true).length > 0);
     t.ok(unusedBy.length < clusters.length, `${flag} is used by at least one cluster`);
   }
-  const named = clusters.flatMap((c) => [...unusedFlagWarnings(c, [...known])[0].matchAll(/--[a-z_]+/g)].map((m) => m[0]));
+  const named = clusters.flatMap((c) => unusedFlagWarnings(c, [...known]).flatMap((line) => [...line.matchAll(/--[a-z_]+/g)].map((m) => m[0])));
   for (const flag of named.filter((f) => f !== '--cluster')) t.ok(known.has(flag), `${flag} exists`);
 });
