@@ -98,7 +98,7 @@ export function buildIfStale(root, log = (line) => process.stderr.write(`${line}
   // A fresh clone has no build at all: say so rather than "changed".
   const first = !existsSync(join(root, OUTPUT));
   log(first
-    ? 'pacer: no build yet: compiling (tsc, then the web UI; about a minute the first time) …'
+    ? 'pacer: no build yet: compiling (tsc, then the web UI; only the first start takes this long) …'
     : 'pacer: sources changed since the last build: compiling (tsc --incremental, then the web UI) …');
   return build(root);
 }

@@ -45,7 +45,7 @@ export function unusedFlagWarnings(cluster: ClusterKind, given: readonly string[
   const why = cluster === 'sim' ? ' (the workload\'s options set the simulated core; its state is in memory)' : '';
   if (unused.length > 0) out.push(`--cluster ${cluster} does not use ${unused.join(', ')}: ignored${why}`);
   const zkUnused = zk ? [] : given.filter((flag) => ZK_ONLY.includes(flag));
-  if (zkUnused.length > 0) out.push(`${zkUnused.join(', ')}: ignored without --zk (they time the ZooKeeper of leader election and the store)`);
+  if (zkUnused.length > 0) out.push(`${zkUnused.join(', ')}: ignored without --zk (ZooKeeper timeouts, of leader election and the store)`);
   return out;
 }
 
