@@ -115,7 +115,7 @@ const oneMasterModel = {
 // version stamping or the run-spec rewrites that build a new root (types stay importable: the API
 // builds a `GroupUpdate`). test/unit/lint/api-root-edits.test.ts proves that the rule fires.
 const rootEditModules = [
-  'groups/(root-group|put-run-spec|remove-run-spec|with-run-spec|without-run-spec|put-group|remove-group|update-group|set-enforce-role|group-update|scale-group|revert-group|map-run-specs|group-tree|versioning|version-after)',
+  'groups/(root-group|with-run-spec|without-run-spec|put-group|remove-group|update-group|set-enforce-role|group-update|scale-group|revert-group|map-run-specs|group-tree|versioning|version-after)',
   'commands/(put-run-spec|root-after|change-root|set-group-enforce-role|deploy-change)',
 ];
 const apiRootEditBans = {

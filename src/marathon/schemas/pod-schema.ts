@@ -10,8 +10,8 @@
  * Conventions, as Marathon's reader behaves:
  * - every optional field also accepts `null` (read as absent), so a pod fetched with GET (where
  *   unset scalars are `null`, spec 2.1) can be sent back unchanged;
- * - unknown fields are not rejected: Marathon's generated readers ignore them, and the converter
- *   echoes them back;
+ * - unknown fields are not rejected: Marathon's generated readers ignore them, and so does the
+ *   converter (they are neither stored nor echoed back);
  * - enumerations Marathon matches case-insensitively use the `enumCaseless` keyword;
  * - pacer's maxima (docs/limits.md): every number, string, list and map is bounded.
  */

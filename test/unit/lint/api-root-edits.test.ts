@@ -13,7 +13,7 @@ const fromApi = (module: string, names: string): string =>
   `import { ${names} } from '../../../scheduler/${module}';\nexport const x = [${names}];\n`;
 
 const cases: { name: string; file: string; code: string; rules: string[] }[] = [
-  { name: 'a route puts a run spec into a root', file: 'src/api/v2/apps/x.ts', code: fromApi('groups/put-run-spec', 'putRunSpec'), rules: [RULE] },
+  { name: 'a route puts a run spec into a root', file: 'src/api/v2/apps/x.ts', code: fromApi('groups/with-run-spec', 'withRunSpec'), rules: [RULE] },
   { name: 'a route edits a group', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/update-group', 'updateGroup'), rules: [RULE] },
   { name: 'a route goes through the re-exports', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/root-group', 'removeGroup'), rules: [RULE] },
   { name: 'a route scales a group', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/scale-group', 'scaleGroup'), rules: [RULE] },
@@ -27,7 +27,7 @@ const cases: { name: string; file: string; code: string; rules: string[] }[] = [
   { name: 'a route reads the tree', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/tree-query', 'findGroup'), rules: [] },
   { name: 'a route asks the role rules', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/role-rules', 'roleContextOf'), rules: [] },
   { name: 'the core edits the root', file: 'src/scheduler/commands/x.ts',
-    code: "import { putRunSpec } from '../groups/put-run-spec';\nexport const x = putRunSpec;\n", rules: [] },
+    code: "import { withRunSpec } from '../groups/with-run-spec';\nexport const x = withRunSpec;\n", rules: [] },
 ];
 
 t.test('src/api may not import the root group edits (only the core edits the root)', async (t) => {
