@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
  * What this machine charges for the two things whose price differs most between machines of the
  * same size, measured when a benchmark starts, so that its figures can be set beside another
  * machine's. On the project's 2-core VM of 2026-12-01 (Firecracker, `Hypervisor detected: PVM`),
- * a first touch of a 4 KiB page cost ~14 µs and a process spawn ~10 ms, where an ordinary host
+ * a first touch of a 4 KiB page cost ~14 µs and a spawn of `true` 5–7 ms, where an ordinary host
  * takes well under 1 µs and 1 ms: the 1M queue build of bench:match touches ~300 MB of fresh
  * heap (~75,000 pages, most of it as the scavenger promotes the new instances), and bench:launch
  * spawns a process per task (bench/README.md, "2026-12-01").
@@ -53,7 +53,7 @@ export function probeMachine(): MachineProbe {
 
 /** One line: `kernel 6.1.0 under a hypervisor; first touch of a page 13.7 µs, a process spawn 9.8 ms`. */
 export function formatMachineProbe(p: MachineProbe): string {
-  const where = p.hypervisor === undefined ? '' : p.hypervisor ? ' under a hypervisor' : ' on bare metal';
+  const where = p.hypervisor === undefined ? '' : p.hypervisor ? ' under a hypervisor' : ', no hypervisor reported';
   const measured = p.failed !== undefined ? `the machine probe failed (${p.failed})` : `first touch of a page ${p.pageTouchUs} µs, a process spawn ${p.spawnMs} ms`;
   return `kernel ${p.kernel}${where}; ${measured}`;
 }

@@ -19,7 +19,7 @@ t.test('the probe line says what was measured, or why nothing was', async (t) =>
   const base: MachineProbe = { kernel: '6.1.0', hypervisor: true, pageTouchUs: 13.7, pageFaults: 4096, spawnMs: 9.8 };
   const cases: readonly [string, MachineProbe, string][] = [
     ['under a hypervisor', base, 'kernel 6.1.0 under a hypervisor; first touch of a page 13.7 µs, a process spawn 9.8 ms'],
-    ['bare metal', { ...base, hypervisor: false }, 'kernel 6.1.0 on bare metal; first touch of a page 13.7 µs, a process spawn 9.8 ms'],
+    ['no hypervisor', { ...base, hypervisor: false }, 'kernel 6.1.0, no hypervisor reported; first touch of a page 13.7 µs, a process spawn 9.8 ms'],
     ['unknown', { ...base, hypervisor: undefined }, 'kernel 6.1.0; first touch of a page 13.7 µs, a process spawn 9.8 ms'],
     ['failed', { ...base, pageTouchUs: undefined, pageFaults: undefined, spawnMs: undefined, failed: 'exit 1: boom' }, 'kernel 6.1.0 under a hypervisor; the machine probe failed (exit 1: boom)'],
   ];
