@@ -2,6 +2,7 @@ import type { CommandContext } from './command-context';
 import type { GroupFailure, GroupResult } from '../groups/group-result';
 import type { CommandResult } from '../model/inputs';
 import { deployResult } from './deploy-result';
+import { notValid } from '../groups/validation-detail';
 
 /**
  * Deploys a changed root, or reports why the change was refused (namespace conflict, unknown id).
@@ -27,10 +28,10 @@ export function refusedChange(failure: GroupFailure): Extract<CommandResult, { o
   }
   if (failure.error === 'unavailable-version') return { ok: false, error: 'illegal-argument', message: failure.message };
   if (failure.error === 'reserved-group') {
-    return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/id', errors: [failure.message] }] };
+    return notValid({ path: '/id', errors: [failure.message] });
   }
   if (failure.error === 'too-many-instances') {
-    return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/scaleBy', errors: [failure.message] }] };
+    return notValid({ path: '/scaleBy', errors: [failure.message] });
   }
-  return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [failure.message] }] };
+  return notValid({ path: '/', errors: [failure.message] });
 }

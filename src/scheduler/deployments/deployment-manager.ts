@@ -20,7 +20,7 @@ import { singleInstanceViolations } from '../groups/single-instance';
 import { floorLabelViolations } from '../health/unhealthy-kill-floor';
 import { assignServicePorts } from '../groups/service-ports';
 import { totalInstances } from '../groups/total-instances';
-import type { ValidationDetail } from '../groups/validation-detail';
+import { notValid, type ValidationDetail } from '../groups/validation-detail';
 import { noteRoleChanges } from '../state/framework-roles';
 
 /** Outcome of accepting a root change. */
@@ -82,9 +82,9 @@ export class DeploymentManager {
     const target = ports.root;
     const plan = this.planner(original, target, uuidFrom(ctx.random));
     const roleDetail = roleProblems(ctx, original, target, plan.affectedRunSpecIds, force);
-    if (roleDetail !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleDetail] };
+    if (roleDetail !== undefined) return notValid(roleDetail);
     const specDetails = plan.affectedRunSpecIds.flatMap((id) => runSpecViolations(target, id));
-    if (specDetails.length > 0) return { ok: false, error: 'invalid', message: 'Object is not valid', details: specDetails };
+    if (specDetails.length > 0) return notValid(...specDetails);
     const conflicts = this.holdingAny(plan.affectedRunSpecIds);
     if (conflicts.length > 0 && !force) {
       const ids = conflicts.map((d) => d.plan.id);
@@ -137,9 +137,9 @@ export class DeploymentManager {
    */
   private refusedRoot(ctx: DeploymentContext, target: Group): Extract<DeployResult, { ok: false }> | undefined {
     const tooMany = tooManyInstances(ctx, target);
-    if (tooMany !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [tooMany] }] };
+    if (tooMany !== undefined) return notValid({ path: '/', errors: [tooMany] });
     if (ctx.groups.dependencyCycle(target) === undefined) return undefined;
-    return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [CYCLIC_DEPENDENCIES_MESSAGE] }] };
+    return notValid({ path: '/', errors: [CYCLIC_DEPENDENCIES_MESSAGE] });
   }
 
   /**
@@ -414,7 +414,7 @@ function roleProblems(ctx: DeploymentContext, original: Group, target: Group, id
  */
 function withServicePorts(ctx: DeploymentContext, original: Group, requested: Group): { readonly ok: true; readonly root: Group } | Extract<DeployResult, { ok: false }> {
   const ports = assignServicePorts({ min: ctx.options.localPortMin, max: ctx.options.localPortMax }, original, requested);
-  if (!ports.ok) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [ports.message] }] };
+  if (!ports.ok) return notValid({ path: '/', errors: [ports.message] });
   return ports;
 }
 

@@ -7,3 +7,11 @@ export interface ValidationDetail {
   readonly path: string;
   readonly errors: readonly string[];
 }
+
+/**
+ * The refusal of a change for `details` (`invalid`, Marathon's "Object is not valid"): one shape
+ * for every rule that refuses a root, whatever result type carries it.
+ */
+export function notValid(...details: ValidationDetail[]): { readonly ok: false; readonly error: 'invalid'; readonly message: 'Object is not valid'; readonly details: readonly ValidationDetail[] } {
+  return { ok: false, error: 'invalid', message: 'Object is not valid', details };
+}
