@@ -20,6 +20,7 @@ import { uiRoutes } from './ui/ui-routes';
 import { setAsideRoutes } from './pacer/set-aside-routes';
 import { recordingRoutes } from './pacer/recording-routes';
 import { RequestLifecycle } from './request-lifecycle';
+import { requestPath } from './request-path';
 import { capacityRoutes } from './whatif/capacity-routes';
 import { installWhatIf } from './whatif/install-what-if';
 
@@ -65,7 +66,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     // A URL the router cannot decode (`%ZZ`) or a parameter above maxParamLength: answered from the
     // catalogue, after the lifecycle's headers, instead of fastify's own body.
     frameworkErrors: (error, req, reply) => {
-      const err = error.code === 'FST_ERR_BAD_URL' ? malformedUrl(pathOf(req.url)) : toApiError(error, deps.config.bodyLimitBytes, undefined);
+      const err = error.code === 'FST_ERR_BAD_URL' ? malformedUrl(requestPath(req)) : toApiError(error, deps.config.bodyLimitBytes, undefined);
       lifecycle.answeredBeforeRouting(req, reply as FastifyReply);
       void (reply as FastifyReply).code(err.statusCode).type('application/json').send(err.body);
     },
@@ -102,11 +103,6 @@ export function collapseSlashes(url: string): string {
   const path = q < 0 ? url : url.slice(0, q);
   const collapsed = path.replace(/\/{2,}/g, '/');
   return q < 0 ? collapsed : collapsed + url.slice(q);
-}
-
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
 }
 
 function installJsonParser(app: FastifyInstance): void {
