@@ -6,6 +6,7 @@ import { checkDefinitions } from './convert-definitions';
 import { boundLine, formatSummary } from './format-summary';
 import { runScenario } from './run-scenario';
 import { progressPrinter } from './progress-printer';
+import { wholeArg } from './whole-arg';
 import { renderReport } from '../report/render-report';
 import { replayCliMain } from '../replay/replay-cli';
 import { checkOutputs, writeOutput, type CliIo } from './cli-io';
@@ -77,8 +78,7 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
 
 /** The integer `v` of option `flag` when it is one from `min` to `max` (digits only), else the message refusing it. */
 function integerIn(flag: string, v: string | undefined, min: number, max: number): number | string {
-  const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : Number.NaN;
-  return n >= min && n <= max ? n : `${flag}: expected an integer from ${min} to ${max}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+  return wholeArg(v, min, max) ?? `${flag}: expected an integer from ${min} to ${max}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
 }
 
 /**

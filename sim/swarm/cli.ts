@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { CliIo } from '../runner/cli-io';
+import { wholeArg } from '../runner/whole-arg';
 import { dumpScenario } from './dump-scenario';
 import { replayCommand, runSwarm, type SwarmFailure } from './run-swarm';
 
@@ -28,12 +29,8 @@ function parseArgs(argv: readonly string[]): SwarmArgs | string {
   let seeds: number | undefined;
   let from = 0;
   let dumpFile: string | undefined;
-  const whole = (name: string, v: string | undefined, min: number): number | string => {
-    if (v === undefined || !/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
-      return `${name}: expected a whole number >= ${min}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
-    }
-    return Number(v);
-  };
+  const whole = (name: string, v: string | undefined, min: number): number | string =>
+    wholeArg(v, min, Number.MAX_SAFE_INTEGER) ?? `${name}: expected a whole number >= ${min}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--seeds') {
