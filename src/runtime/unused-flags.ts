@@ -36,8 +36,9 @@ const UNUSED: Readonly<Record<ClusterKind, ReadonlySet<string>>> = {
 
 /**
  * One warning (logged at start-up, main.ts) naming the given options the chosen cluster does not
- * use, and one naming the ZooKeeper timeouts given without `--zk` (`zk`: whether it was given), or none: pacer accepts them (a config shared between clusters stays valid) but a user who
- * sets `--max_instances_per_offer` over `--cluster sim` should learn that it changed nothing.
+ * use, and one naming the ZooKeeper timeouts given without `--zk` (`zk`: whether it was given), or
+ * none: pacer accepts them (a config shared between clusters stays valid) but a user who sets
+ * `--max_instances_per_offer` over `--cluster sim` should learn that it changed nothing.
  */
 export function unusedFlagWarnings(cluster: ClusterKind, given: readonly string[], zk = false): string[] {
   const out: string[] = [];

@@ -2,7 +2,7 @@ import type { Group } from './group';
 import { editedFrom } from './map-edits';
 
 /**
- * Every instance the root asks for: the `instances` of each app and pod in the tree. The bound
+ * Every instance a group (the root) asks for: the `instances` of each app and pod in its tree. The bound
  * on it (`--max_total_instances`, {@link SchedulerOptions.maxTotalInstances}) is checked by the
  * deployment manager on every root change; this counts.
  *
@@ -11,14 +11,10 @@ import { editedFrom } from './map-edits';
  * shares with the root before it is not read at all, so a change costs the groups on the path to
  * what it changed, not the size of the tree (issue 13: creating an app among thousands).
  */
-export function totalInstances(root: Group): number {
-  return groupTotal(root);
-}
-
-function groupTotal(group: Group): number {
+export function totalInstances(group: Group): number {
   let total = groupTotals.get(group);
   if (total === undefined) {
-    total = mapTotal(group.apps, specTotal) + mapTotal(group.pods, specTotal) + mapTotal(group.groups, groupTotal);
+    total = mapTotal(group.apps, specTotal) + mapTotal(group.pods, specTotal) + mapTotal(group.groups, totalInstances);
     groupTotals.set(group, total);
   }
   return total;

@@ -50,15 +50,15 @@ const SINGLE: RecordKey = { key: '/' };
 // STORED_INSTANCE_SCHEMA, STORED_TASK_FAILURE_SCHEMA) compiled when pacer is built (src/validation/validator-modules.ts).
 const runSpecCheck = recordCheck('a stored run spec', storedRunSpec);
 const groupCheck = recordCheck('a stored group', storedGroup);
+/** A run spec's text, as the current record and as a version alike. */
+const runSpecText = (s: RunSpec): string => JSON.stringify(runSpecToStored(s));
 
 const FORMATS: { readonly [K in Exclude<StoredRecordKind, 'frameworkId'>]: RecordFormat<K> } = {
   // A change writes its new root as the root and as a root version: root-text.ts encodes it once.
   root: { check: groupCheck, encode: rootText, fromStored: groupFromStored, keyOf: () => SINGLE },
   rootVersion: { check: groupCheck, encode: rootText, fromStored: groupFromStored, keyOf: (g) => ({ key: g.version }) },
-  runSpec: { check: runSpecCheck, encode: (s) => JSON.stringify(runSpecToStored(s)), fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id }) },
-  runSpecVersion: {
-    check: runSpecCheck, encode: (s) => JSON.stringify(runSpecToStored(s)), fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id, version: s.version }),
-  },
+  runSpec: { check: runSpecCheck, encode: runSpecText, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id }) },
+  runSpecVersion: { check: runSpecCheck, encode: runSpecText, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id, version: s.version }) },
   deployment: {
     check: recordCheck('StoredDeploymentV1', storedDeployment),
     encode: (d, rootVersions) => JSON.stringify(deploymentToStored(d, rootVersions)),
