@@ -49,16 +49,7 @@ export class RequestLifecycle extends LogController {
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
     this.headers(reply);
     for (let i = 0; i < this.arrivals.length; i++) this.arrivals[i](request, reply);
-    if (!this.log && this.completions.length > 0) {
-      const startMs = performance.now();
-      let finished = false;
-      // Once: light-my-request's responses (inject) emit `finish` twice.
-      reply.raw.on('finish', () => {
-        if (finished) return;
-        finished = true;
-        this.completed(reply, performance.now() - startMs);
-      });
-    }
+    if (!this.log && this.completions.length > 0) onceFinished(reply, (elapsedMs) => this.completed(reply, elapsedMs));
   }
 
   /**
@@ -69,16 +60,10 @@ export class RequestLifecycle extends LogController {
    */
   answeredBeforeRouting(request: FastifyRequest, reply: FastifyReply): void {
     if (!this.log) return;
-    const startMs = performance.now();
-    let finished = false;
-    const done = (): void => {
-      if (finished) return;
-      finished = true;
-      const elapsedMs = performance.now() - startMs;
+    const done = onceFinished(reply, (elapsedMs) => {
       logRequestCompleted(null, request, reply, elapsedMs);
       this.completed(reply, elapsedMs);
-    };
-    reply.raw.on('finish', done);
+    });
     reply.raw.on('error', done);
   }
 
@@ -91,4 +76,20 @@ export class RequestLifecycle extends LogController {
   private completed(reply: FastifyReply, elapsedMs: number): void {
     for (let i = 0; i < this.completions.length; i++) this.completions[i](reply, elapsedMs);
   }
+}
+
+/**
+ * Calls `done` with the answer's duration (ms, from now) once it is finished, once: light-my-request's
+ * responses (inject) emit `finish` twice. Returns the once-only callback, for other ends to share.
+ */
+function onceFinished(reply: FastifyReply, done: (elapsedMs: number) => void): () => void {
+  const startMs = performance.now();
+  let finished = false;
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
+    done(performance.now() - startMs);
+  };
+  reply.raw.on('finish', finish);
+  return finish;
 }
