@@ -24,6 +24,7 @@ import type { RuntimeStore } from './runtime-store';
 import type { LeaderDuties } from '../ha/leadership';
 import { StoreLock } from './store-lock';
 import { refuseChangesWhileUnwritable } from './store-write-refusal';
+import { keepStoreFile } from './restore-store-file';
 import type { FreeBytes } from '../store/sqlite/store-write-guard';
 import { FlightRecorder } from './recording/flight-recorder';
 import { dumpRingKeeping } from './recording/ring-dump-dir';
@@ -101,12 +102,20 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
     lock.release();
     throw err;
   }
-  const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), beforeCommand: refuseChangesWhileUnwritable(store, log), onFailure: onCoreFailure });
+  const keeper = keepStoreFile(store, config.storePath, lock, log);
+  const refuseChanges = refuseChangesWhileUnwritable(store, log);
+  const beforeCommand = (): void => {
+    keeper.check();
+    refuseChanges();
+  };
+  const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), beforeCommand, onFailure: onCoreFailure });
   return {
     store, loop, clock: loop, log, onCoreFailure, recorder, lastOffers: new LastOffers(),
     release: () => {
       loop.close();
       recorder.close();
+      keeper.stop();
+      keeper.check();
       store.close();
       lock.release();
     },

@@ -19,4 +19,10 @@ export interface RuntimeStore extends Store {
    * Absent: always taken.
    */
   writeRefusal?(): string | undefined;
+  /**
+   * Writes the store file again when it was removed while pacer ran, if `mayRestore` agrees; the
+   * bytes written, or undefined (the SQLite store: sqlite-store.ts; restore-store-file.ts calls
+   * it). Absent: nothing to restore (ZooKeeper).
+   */
+  restoreRemovedFile?(mayRestore: () => boolean): number | undefined;
 }

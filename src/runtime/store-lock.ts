@@ -56,6 +56,22 @@ export class StoreLock {
     return typeof owner === 'number' && alive(owner) ? owner : undefined;
   }
 
+  /**
+   * Whether this process holds the lock now, taking it again when its file is gone (removed with
+   * the store's directory, which pacer is about to write again: restore-store-file.ts); false when
+   * the lock names another process or cannot be read or written (another pacer may have started
+   * on the path meanwhile: the store is then not written there).
+   */
+  holdsOrRetakes(): boolean {
+    try {
+      const owner = ownerOf(this.path);
+      if (owner === process.pid) return true;
+      return owner === 'gone' && create(this.path);
+    } catch {
+      return false;
+    }
+  }
+
   release(): void {
     try {
       unlinkSync(this.path);

@@ -48,3 +48,23 @@ t.test('a lock that cannot be written (a full disk) is refused naming the lock, 
   t.throws(() => StoreLock.acquire(path), { message: `cannot write the store lock ${path}: ENOSPC: no space left on device, write` });
   t.same(readdirSync(dir), [], 'nothing left where the lock was being written');
 });
+
+t.test('holdsOrRetakes: the lock kept, taken back when its file was removed, never taken from another process', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-lock-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const cases: { name: string; meanwhile: (path: string) => void; holds: boolean; after: string | undefined }[] = [
+    { name: 'untouched', meanwhile: () => undefined, holds: true, after: String(process.pid) },
+    { name: 'its file removed (with the store file)', meanwhile: (path) => rmSync(path), holds: true, after: String(process.pid) },
+    { name: 'another live process holds it now (pid 1)', meanwhile: (path) => writeFileSync(path, '1'), holds: false, after: '1' },
+    { name: 'a lock naming a process that is gone', meanwhile: (path) => writeFileSync(path, String(deadPid())), holds: false, after: undefined },
+    { name: 'its whole directory removed', meanwhile: (path) => rmSync(join(path, '..'), { recursive: true }), holds: false, after: undefined },
+  ];
+  for (const [i, c] of cases.entries()) {
+    const lockDir = mkdtempSync(join(dir, `d${i}-`));
+    const path = join(lockDir, 'pacer.db.lock');
+    const lock = StoreLock.acquire(path);
+    c.meanwhile(path);
+    t.equal(lock.holdsOrRetakes(), c.holds, c.name);
+    if (c.after !== undefined) t.equal(readFileSync(path, 'utf8'), c.after, `${c.name}: the lock file names pid ${c.after}`);
+  }
+});

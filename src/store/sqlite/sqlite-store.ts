@@ -1,3 +1,5 @@
+import { linkSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
@@ -48,7 +50,8 @@ export interface SqliteStoreOptions {
  * cannot be loaded never stops a start: it is moved to the `set_aside` table (set-aside.ts).
  */
 export class SqliteStore implements Store {
-  private readonly saveInstancesTx: (instances: readonly Instance[]) => void;
+  private saveInstancesTx!: (instances: readonly Instance[]) => void;
+  private sql!: StoreStatements;
   /**
    * The root versions stored, by object: what a deployment's record may refer to (store format 8).
    * A root version saved in a transaction that rolls back stays in it; that happens only when a
@@ -59,10 +62,17 @@ export class SqliteStore implements Store {
   private constructor(
     /** The file this store writes (for error messages). */
     readonly path: string,
-    private readonly db: Database.Database,
-    private readonly sql: StoreStatements,
+    private db: Database.Database,
     private readonly guard: StoreWriteGuard,
+    private readonly synchronous: StoreSynchronous,
   ) {
+    this.prepare(db);
+  }
+
+  /** Statements are prepared once per connection: at open, and for the file a restore writes. */
+  private prepare(db: Database.Database): void {
+    const sql = prepareStatements(db);
+    this.sql = sql;
     this.saveInstancesTx = db.transaction((instances: readonly Instance[]) => {
       for (const inst of instances) sql.saveInstance.run(inst.instanceId, encodeRecord('instance', inst));
     });
@@ -86,8 +96,9 @@ export class SqliteStore implements Store {
       setPragmas(db, path, options.synchronous ?? 'NORMAL');
       if (state === 'new') initialiseStore(db);
       else if (state !== 'current') migrateStore(db, state.migrateFrom);
+      const synchronous = options.synchronous ?? 'NORMAL';
       const guard = new StoreWriteGuard(path, options.minFreeBytes ?? 0, options.freeBytes);
-      return new SqliteStore(path, db, prepareStatements(db), guard);
+      return new SqliteStore(path, db, guard, synchronous);
     } catch (err) {
       db.close();
       throw err;
@@ -112,6 +123,43 @@ export class SqliteStore implements Store {
    */
   writeRefusal(): string | undefined {
     return this.guard.refusal();
+  }
+
+  /**
+   * Writes the store file again when it was removed while pacer ran (`rm`, a move elsewhere, its
+   * directory removed), so that nothing is lost: SQLite goes on writing to the removed file, which
+   * a restart would never see. The open store — every record, those written since the removal
+   * included — is copied (`VACUUM INTO`, a consistent snapshot) to a new file beside the path
+   * (its directory made again if it was removed, as at start), linked to the path only while
+   * nothing else is there, and the store goes on with that file. `mayRestore` is asked first (the
+   * runtime: this pacer still holds, or takes back, the store's lock). Returns the bytes of the
+   * file written; undefined when the file is where it was, a transaction is open, `mayRestore`
+   * says no, or another file took the path meanwhile (the write guard then refuses changes as
+   * "replaced"). Throws the system's or SQLite's error when the copy cannot be written (a full
+   * disk, no permission): the store is left as it was, still writing to the removed file.
+   */
+  restoreRemovedFile(mayRestore: () => boolean): number | undefined {
+    if (!this.guard.removed() || this.db.inTransaction) return undefined;
+    // Its directory made again first (as at start), so that the lock beside it can be taken back.
+    mkdirSync(dirname(this.path), { recursive: true });
+    if (!mayRestore()) return undefined;
+    const copy = `${this.path}.restoring-${process.pid}`;
+    try {
+      rmSync(copy, { force: true });
+      this.db.prepare('VACUUM INTO ?').run(copy);
+      if (!linkOnlyIfFree(copy, this.path)) return undefined;
+    } finally {
+      rmSync(copy, { force: true });
+    }
+    // Closing the old connection checkpoints into the removed file and deletes, by name, the
+    // write-ahead log and shared memory beside the path: done before the new file opens its own.
+    this.db.close();
+    const db = new Database(this.path);
+    setPragmas(db, this.path, this.synchronous);
+    this.db = db;
+    this.prepare(db);
+    this.guard.renew();
+    return statSync(this.path).size;
   }
 
   saveRoot(root: Group): void {
@@ -208,6 +256,24 @@ export class SqliteStore implements Store {
   close(): void {
     this.db.close();
   }
+}
+
+/**
+ * Links `from` at `to` unless something is at `to` (false then); a file system without hard links
+ * gets a rename, checked just before (its window is the caller's: one pacer per store, the lock).
+ */
+function linkOnlyIfFree(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
+  }
+  if (statSync(to, { throwIfNoEntry: false }) !== undefined) return false;
+  renameSync(from, to);
+  return true;
 }
 
 function setPragmas(db: Database.Database, path: string, synchronous: StoreSynchronous): void {

@@ -32,10 +32,12 @@ const MIB = 1024 * 1024;
  * - the file system has less than `minFreeBytes` free (0: not checked).
  *
  * It reads only metadata (two `stat`s and an `access`), so it costs microseconds a change, and it
- * holds no state: once the cause is gone (space freed, permissions back) changes pass again.
+ * holds no state: once the cause is gone (space freed, permissions back) changes pass again. A
+ * removed file is written again by the store before the guard is asked
+ * (`SqliteStore.restoreRemovedFile`, sqlite-store.ts); the guard refuses only when that could not be done.
  */
 export class StoreWriteGuard {
-  private readonly identity: { readonly dev: number; readonly ino: number };
+  private identity: { readonly dev: number; readonly ino: number };
 
   /** Takes the identity of the file at `path` now (it must exist: the store just opened it). */
   constructor(
@@ -47,11 +49,22 @@ export class StoreWriteGuard {
     this.identity = { dev: stat.dev, ino: stat.ino };
   }
 
+  /** True when no file is at the path any more (removed, or its directory removed): what the store restores (sqlite-store.ts). */
+  removed(): boolean {
+    return statOrUndefined(this.path) === undefined;
+  }
+
+  /** Takes the identity of the file at the path now: the store put a new file there (`SqliteStore.restoreRemovedFile`, sqlite-store.ts). */
+  renew(): void {
+    const stat = statSync(this.path);
+    this.identity = { dev: stat.dev, ino: stat.ino };
+  }
+
   /** Undefined when a change may be written; else one sentence for the client and the log saying why not and what to do. */
   refusal(): string | undefined {
     const now = statOrUndefined(this.path);
     if (now === undefined) {
-      return `the store file ${this.path} was removed while pacer ran; changes are refused, as they could not be kept (restore the file, or restart pacer: it starts from what is at that path)`;
+      return `the store file ${this.path} was removed while pacer ran and could not be written again; changes are refused, as they could not be kept (pacer writes it again once it can: see its log, component store; a restart starts from what is at that path)`;
     }
     if (now.dev !== this.identity.dev || now.ino !== this.identity.ino) {
       return `the store file ${this.path} was replaced by another file while pacer ran; changes are refused, as they would go to the file it replaced (restart pacer to use the new file)`;

@@ -55,7 +55,7 @@ t.test('the guard: the store file removed, or replaced by another file, refuses 
   writeFileSync(join(dir, 'other.db'), '');
   t.throws(() => new StoreWriteGuard(join(dir, 'missing.db'), 0), { code: 'ENOENT' }, 'a guard needs the opened file');
   renameSync(path, join(dir, 'moved.db'));
-  t.equal(guard.refusal(), `the store file ${path} was removed while pacer ran; changes are refused, as they could not be kept (restore the file, or restart pacer: it starts from what is at that path)`);
+  t.equal(guard.refusal(), `the store file ${path} was removed while pacer ran and could not be written again; changes are refused, as they could not be kept (pacer writes it again once it can: see its log, component store; a restart starts from what is at that path)`);
   renameSync(join(dir, 'moved.db'), path);
   t.equal(guard.refusal(), undefined, 'the same file back: taken again');
   renameSync(join(dir, 'other.db'), path);
