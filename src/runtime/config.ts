@@ -12,6 +12,7 @@ import { DEFAULT_STORE_MIN_FREE_BYTES } from '../store/sqlite/store-write-guard'
 import { parseZkUrl, unsupportedZkUrlProblem } from '../cluster/mesos/zk/zk-url';
 import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-options';
 import { redactUrlValue } from '../cluster/url-credentials';
+import { masterBaseUrl } from '../cluster/mesos/transport/leader-url';
 import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
 import type { PortRange } from '../scheduler/model/resources';
 import { MAX_INSTANCES } from '../scheduler/model/run-spec-limits';
@@ -456,11 +457,24 @@ function masterUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
   if (v.startsWith('zk://')) {
     const problem = zkProblem(v);
     if (problem !== undefined) return problem;
-  } else if (!/^https?:\/\/[^/\s]/.test(v)) {
+  } else if (!/^https?:\/\/[^/\s]/.test(v) || !isMasterBaseUrl(v)) {
     return 'expected http://host:port, https://host:port or zk://host:port/path';
   }
   c.master = value;
   return undefined;
+}
+
+/**
+ * Whether the driver can read `value` as a master's URL (transport/leader-url.ts), checked here so
+ * that `http://:5050` or `http://m:99999` is refused as a flag, not after the store is open.
+ */
+function isMasterBaseUrl(value: string): boolean {
+  try {
+    masterBaseUrl(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

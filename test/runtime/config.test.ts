@@ -166,6 +166,9 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--local_agent_ports', '41000-41001', '--local_agents', '3'], error: '--local_agent_ports 41000-41001 with --local_agents 3: 2 port(s) cannot be split among 3 agents: expected at least one port per agent' },
   { argv: ['--local_agent_ports', '8000-8999'], error: '--local_agent_ports 8000-8999 holds --port 8080: expected a range apart from the API\'s ports' },
   { argv: ['--local_agent_ports', '8000-8999', '--port', '0', '--ssl_cert', 'c.pem', '--ssl_key', 'k.pem', '--https_port', '8443'], error: '--local_agent_ports 8000-8999 holds --https_port 8443: expected a range apart from the API\'s ports' },
+  ...['http://:5050', 'http://m:99999', 'http://m a:5050', 'https://[fd00::1:5050'].map((v) => (
+    { argv: ['--master', v], error: `--master ${v}: expected http://host:port, https://host:port or zk://host:port/path` })),
+  { env: { PACER_MASTER: 'http://ops:hunter2@:5050' }, error: 'PACER_MASTER=http://xxxxxxxx@:5050: expected http://host:port, https://host:port or zk://host:port/path' },
   { argv: ['--mesos_role', ''], error: '--mesos_role : expected a role name: A role name must not be "".' },
   { argv: ['--mesos_role', '.'], error: '--mesos_role .: expected a role name: A role name must not be ".".' },
   { argv: ['--mesos_role', '..'], error: '--mesos_role ..: expected a role name: A role name must not be "..".' },
