@@ -6,12 +6,13 @@ import { DEFAULT_LOGIN_FAILURE_WINDOW_MS, DEFAULT_LOGIN_FAILURES } from '../api/
 import { DEFAULT_SCRYPT_RUNS, MAX_SCRYPT_WAITING } from '../api/auth/scrypt-gate';
 import { parseHttpCredentials } from '../api/auth/http-credentials';
 import { DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP } from '../cluster/local/local-cluster-options';
-import { DEFAULT_MAX_TOTAL_INSTANCES, DEFAULT_SCHEDULER_OPTIONS, MAX_TOTAL_INSTANCES, parseFloorCapacity } from '../scheduler/index';
+import { DEFAULT_MAX_TOTAL_INSTANCES, DEFAULT_SCHEDULER_OPTIONS, MAX_TOTAL_INSTANCES, parseFloorCapacity, roleNameProblem } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { DEFAULT_STORE_MIN_FREE_BYTES } from '../store/sqlite/store-write-guard';
 import { parseZkUrl, unsupportedZkUrlProblem } from '../cluster/mesos/zk/zk-url';
 import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-options';
 import { redactUrlValue } from '../cluster/url-credentials';
+import { masterBaseUrl } from '../cluster/mesos/transport/leader-url';
 import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
 import type { PortRange } from '../scheduler/model/resources';
 import { MAX_INSTANCES } from '../scheduler/model/run-spec-limits';
@@ -214,7 +215,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
   { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', help: `local cluster: BEGIN-END, host ports the agents offer, split evenly among them (default ${DEFAULT_FIRST_AGENT_PORT} upward, ${DEFAULT_PORTS_PER_AGENT} per agent); two pacers on one host need ranges that do not overlap`, apply: (c, v) => portRange(v, (r) => { c.localAgentPorts = r; }) },
-  { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *)', apply: (c, v) => { c.defaultRole = v; return v === '' ? 'expected a role name' : undefined; } },
+  { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *; a role name as an app\'s role: not . or .., no leading -, no blanks or /)', apply: (c, v) => mesosRole(c, v) },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
   { flag: '--max_total_instances', env: 'PACER_MAX_TOTAL_INSTANCES', help: `most instances all apps and pods together may ask for; a change that would ask for more, and more than before, is 422 (default ${DEFAULT_MAX_TOTAL_INSTANCES})`, apply: (c, v) => intIn(v, 1, MAX_TOTAL_INSTANCES, (n) => { c.maxTotalInstances = n; }) },
@@ -456,11 +457,24 @@ function masterUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
   if (v.startsWith('zk://')) {
     const problem = zkProblem(v);
     if (problem !== undefined) return problem;
-  } else if (!/^https?:\/\/[^/\s]/.test(v)) {
+  } else if (!/^https?:\/\/[^/\s]/.test(v) || !isMasterBaseUrl(v)) {
     return 'expected http://host:port, https://host:port or zk://host:port/path';
   }
   c.master = value;
   return undefined;
+}
+
+/**
+ * Whether the driver can read `value` as a master's URL (transport/leader-url.ts), checked here so
+ * that `http://:5050` or `http://m:99999` is refused as a flag, not after the store is open.
+ */
+function isMasterBaseUrl(value: string): boolean {
+  try {
+    masterBaseUrl(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -502,6 +516,19 @@ function openPaths(c: Mutable<PacerConfig>, value: string): string | undefined {
   const bad = paths.find((p) => !p.startsWith('/'));
   if (bad !== undefined) return `expected route paths starting with / (such as /ping), got ${bad}`;
   c.httpAuthOpenPaths = paths;
+  return undefined;
+}
+
+/**
+ * `--mesos_role`: a role name an app could be given (Marathon's `ResourceRole` rules, the ones
+ * the API applies to an app's `role`): every app and pod without a role of its own takes it, and
+ * on Mesos it is subscribed to; refused here, a bad name stops pacer before anything starts, not
+ * at the master's refusal after it has served.
+ */
+function mesosRole(c: Mutable<PacerConfig>, value: string): string | undefined {
+  const problem = roleNameProblem(value);
+  if (problem !== undefined) return `expected a role name: ${problem}`;
+  c.defaultRole = value;
   return undefined;
 }
 

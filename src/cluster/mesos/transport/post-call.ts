@@ -2,6 +2,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { BoundedText } from './bounded-text';
 import { SCHEDULER_PATH } from './leader-url';
+import { oneLine } from './one-line';
 
 /** How a non-SUBSCRIBE call went: an HTTP answer, or a network fault (never thrown). */
 export type CallAnswer =
@@ -60,7 +61,7 @@ export function postCall(req: CallRequest): Promise<CallAnswer> {
     }, (res) => {
       const body = new BoundedText();
       res.on('data', (chunk: Buffer) => body.push(chunk));
-      res.on('error', (err) => settle({ kind: 'failed', reason: err.message }));
+      res.on('error', (err) => settle({ kind: 'failed', reason: oneLine(err.message) }));
       res.on('end', () => settle({
         kind: 'answered',
         status: res.statusCode ?? 0,
@@ -74,7 +75,7 @@ export function postCall(req: CallRequest): Promise<CallAnswer> {
       settle({ kind: 'failed', reason: `no answer within ${req.timeoutMs} ms` });
       request.destroy();
     }, req.timeoutMs);
-    request.on('error', (err) => settle({ kind: 'failed', reason: err.message }));
+    request.on('error', (err) => settle({ kind: 'failed', reason: oneLine(err.message) }));
     const abort = (): void => {
       settle({ kind: 'failed', reason: 'given up: its subscription was lost', aborted: true });
       request.destroy();

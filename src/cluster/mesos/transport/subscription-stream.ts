@@ -6,6 +6,7 @@ import { formatOfMediaType, MEDIA_TYPES } from '../codec/media-type';
 import { RecordIoParser } from '../recordio/record-io-parser';
 import { BoundedText } from './bounded-text';
 import { SCHEDULER_PATH } from './leader-url';
+import { oneLine } from './one-line';
 
 /**
  * What a SUBSCRIBE request reports. After `opened`, any number of `event`s; then exactly one of
@@ -66,7 +67,7 @@ export function openSubscription(req: SubscriptionRequest, handlers: Subscriptio
       ...(req.authorization === undefined ? {} : { Authorization: req.authorization }),
     },
   }, (res) => onResponse(res, handlers, finish, () => done));
-  request.on('error', (err) => finish(() => handlers.closed(`connection failed: ${err.message}`)));
+  request.on('error', (err) => finish(() => handlers.closed(`connection failed: ${oneLine(err.message)}`)));
   request.end(req.body);
   return { close: () => { done = true; request.destroy(); } };
 }
