@@ -249,6 +249,8 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       await measure(`GET /v2/apps (${o.apps} apps)`, url, { type: 'get', path: '/v2/apps' }, 1);
       await measure(`GET /v2/apps (${o.apps} apps)`, url, { type: 'get', path: '/v2/apps' }, o.connections);
       await measure(`GET /v2/tasks (${o.apps * o.instances} tasks)`, url, { type: 'get', path: '/v2/tasks' }, 1);
+      // What load balancers poll (marathon-lb; Traefik adds apps.deployments and apps.readiness): reported, not a target.
+      await measure(`GET /v2/apps?embed=apps.tasks (${o.apps * o.instances} tasks)`, url, { type: 'get', path: '/v2/apps?embed=apps.tasks' }, 1);
 
       const t1 = performance.now();
       deployApps(session, 'small', o.moreApps, 1, problems);

@@ -81,7 +81,7 @@ export function appsPieces(deps: ApiDeps, apps: readonly AppSpec[], embed: Reado
   const out = new Array<ListPiece>(apps.length);
   for (let i = 0; i < apps.length; i++) {
     const spec = apps[i];
-    out[i] = listDefaultsOnly ? countedAppPiece(deps, spec, want, deployments) : { key: spec.id, parts: [appText(deps, spec, want, deployments)] };
+    out[i] = listDefaultsOnly ? countedAppPiece(deps, spec, want, deployments) : keptAppPiece(deps, spec, want, deployments);
   }
   return out;
 }
@@ -94,14 +94,97 @@ export function singleAppText(deps: ApiDeps, spec: AppSpec, embed: ReadonlySet<s
   return appText(deps, spec, resolveAppEmbed(embed), undefined);
 }
 
-/** One app's JSON text: its kept definition text, then its embedded parts serialized now. */
+/** One app's JSON text: its kept definition text, then its embedded parts serialized now (the tasks from their kept text). */
 function appText(
   deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined, counts?: AppTaskCounts,
 ): string {
-  let text = appDefinitionHead(spec);
-  for (const [key, value] of appEmbedParts(deps, spec, want, deployments, 'text', counts)) text += `,${JSON.stringify(key)}:${partText(value)}`;
-  return `${text}}`;
+  const t = appTextParts(deps, spec, want, deployments, counts);
+  return joinAppText(spec, t);
 }
+
+/** An app's embedded parts as text: those before `tasks`, the tasks' text (kept), those after. */
+interface AppTextParts {
+  readonly before: string;
+  readonly tasks: string | undefined;
+  readonly after: string;
+}
+
+function appTextParts(
+  deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined, counts?: AppTaskCounts,
+): AppTextParts {
+  let before = '';
+  let tasks: string | undefined;
+  let after = '';
+  for (const [key, value] of appEmbedParts(deps, spec, want, deployments, 'text', counts)) {
+    if (key === 'tasks') tasks = (value as JsonText).text;
+    else if (tasks === undefined) before += `,${JSON.stringify(key)}:${partText(value)}`;
+    else after += `,${JSON.stringify(key)}:${partText(value)}`;
+  }
+  return { before, tasks, after };
+}
+
+function joinAppText(spec: AppSpec, t: AppTextParts): string {
+  return `${appDefinitionHead(spec)}${t.before}${t.tasks === undefined ? '' : `,"tasks":${t.tasks}`}${t.after}}`;
+}
+
+/**
+ * An app's list piece with embeds beyond the list's own (`embed=apps.tasks`, what load balancers
+ * poll: marathon-lb, Traefik), kept per spec object and embed: its definition's kept text, the
+ * small parts serialized now, and its tasks' text kept per token of its instances
+ * ({@link keptAppTasksText}). While all of them are the same (the tasks' text the very same
+ * string) the very same piece is answered, so the list's kept answer is answered again
+ * (list-body-cache.ts) instead of 40 MB of 100,000 tasks joined and encoded at every poll; an app
+ * whose tasks changed makes one new piece.
+ */
+function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): ListPiece {
+  const t = appTextParts(deps, spec, want, deployments);
+  const key = embedKey(want);
+  let bySpec = keptPieces.get(spec);
+  const kept = bySpec?.get(key);
+  if (kept !== undefined && kept.tasks === t.tasks && kept.before === t.before && kept.after === t.after) return kept.piece;
+  const piece: ListPiece = { key: spec.id, parts: [joinAppText(spec, t)] };
+  if (bySpec === undefined) {
+    bySpec = new Map();
+    keptPieces.set(spec, bySpec);
+  }
+  bySpec.set(key, { ...t, piece });
+  return piece;
+}
+
+/** Per spec object (gone with it) and embed ({@link embedKey}): the piece and the parts it was made of. */
+const keptPieces = new WeakMap<AppSpec, Map<number, AppTextParts & { readonly piece: ListPiece }>>();
+
+const EMBED_BITS: readonly AppEmbed[] = ['counts', 'deployments', 'tasks', 'lastTaskFailure', 'readiness', 'taskStats'];
+
+/** The embed parts as a small number (at most 64 kinds of piece per app). */
+function embedKey(want: ReadonlySet<AppEmbed>): number {
+  let key = 0;
+  for (let i = 0; i < EMBED_BITS.length; i++) if (want.has(EMBED_BITS[i])) key |= 1 << i;
+  return key;
+}
+
+/**
+ * The app-scoped JSON text of the app's launched tasks (`"servicePorts":[]`,
+ * {@link instancesTasksText}), kept per spec object with the core's token of its instances, as
+ * `GET /v2/tasks` keeps an app's piece (list-tasks.ts): the very same string while nothing it
+ * shows changed, for an app without health checks (their results change with every probe,
+ * without a new token: such an app's text is made at every read).
+ */
+function keptAppTasksText(deps: ApiDeps, spec: AppSpec, instancesOf: () => readonly Instance[]): string {
+  const token = deps.scheduler.instancesToken(spec.id);
+  const kept = keptTasksTexts.get(spec);
+  if (kept !== undefined && token !== undefined && kept.token === token) return kept.text;
+  const instances = instancesOf();
+  let withHealth = spec.healthChecks.length > 0;
+  if (!withHealth) for (const instance of instances) if ((deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
+  const text = instancesTasksText(deps, instances);
+  if (token !== undefined && !withHealth) keptTasksTexts.set(spec, { token, text });
+  else keptTasksTexts.delete(spec);
+  return text;
+}
+
+/** Per spec object (gone with it): its app-scoped tasks' text and the token of the instances it was made from. */
+const keptTasksTexts = new WeakMap<AppSpec, { readonly token: object; readonly text: string }>();
 
 /**
  * {@link appText} for the list's own embeds (counts and deployments, any subset) as the app's list
@@ -215,10 +298,11 @@ function appEmbedParts(
   tasksAs: 'json' | 'text' = 'json', counts?: AppTaskCounts,
 ): [string, unknown][] {
   const parts: [string, unknown][] = [];
-  let instances: readonly Instance[] = [];
-  if ((want.has('counts') && counts === undefined) || want.has('taskStats') || want.has('tasks')) instances = deps.scheduler.instances(spec.id);
+  let read: readonly Instance[] | undefined;
+  const instances = (): readonly Instance[] => (read ??= deps.scheduler.instances(spec.id));
   if (want.has('counts')) {
-    const c = counts ?? appTaskCounts(instances);
+    // The object renderings (the reference the text renderings are tested against) count afresh.
+    const c = counts ?? (tasksAs === 'text' ? keptAppTaskCounts(deps, spec) : appTaskCounts(instances()));
     parts.push(['tasksStaged', c.tasksStaged], ['tasksRunning', c.tasksRunning], ['tasksHealthy', c.tasksHealthy], ['tasksUnhealthy', c.tasksUnhealthy]);
   }
   if (want.has('deployments')) {
@@ -226,11 +310,11 @@ function appEmbedParts(
     parts.push(['deployments', ids.map((id) => ({ id }))]);
   }
   if (want.has('readiness')) parts.push(['readinessCheckResults', deps.scheduler.readiness(spec.id).map((r) => ({ ...r }))]);
-  if (want.has('tasks')) parts.push(['tasks', tasksAs === 'text' ? new JsonText(instancesTasksText(deps, instances)) : instancesTasksJson(deps, instances)]);
+  if (want.has('tasks')) parts.push(['tasks', tasksAs === 'text' ? new JsonText(keptAppTasksText(deps, spec, instances)) : instancesTasksJson(deps, instances())]);
   if (want.has('lastTaskFailure')) {
     const failure = deps.scheduler.lastTaskFailure(spec.id);
     if (failure !== undefined) parts.push(['lastTaskFailure', { ...failure }]);
   }
-  if (want.has('taskStats')) parts.push(['tasksStats', appTaskStats(instances, spec.versionInfo, deps.clock.nowMs())]);
+  if (want.has('taskStats')) parts.push(['tasksStats', appTaskStats(instances(), spec.versionInfo, deps.clock.nowMs())]);
   return parts;
 }

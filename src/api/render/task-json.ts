@@ -69,7 +69,7 @@ export function taskText(deps: ApiDeps, instance: Instance, task: Task, serviceP
  * the first read after a deployment.
  */
 export function plainTaskTextKept(instance: Instance, task: Task, servicePortsText: string): string {
-  const texts = taskTextsOf(task);
+  const texts = taskTextsOf(task, servicePortsText);
   let kept = texts.get(task);
   if (kept === undefined || !sameTaskInputs(kept, instance, task, servicePortsText)) {
     kept = renderTaskText(instance, task, servicePortsText);
@@ -104,23 +104,35 @@ interface KeptTaskText {
  * characters of the task id: one weak map of 100,000 tasks grows by rehashing all of them at once
  * (20–150 ms in one `set` at 43,691, 87,381 and 174,763 entries, measured), which fell inside one
  * status update when texts are rendered ahead (task-text-ahead.ts: loop delay, issue 11).
+ *
+ * Two such families: one for the app-scoped texts (`"servicePorts":[]`: `embed=apps.tasks`,
+ * `/v2/apps/{id}/tasks`), one for the texts with the app's service ports (`GET /v2/tasks`). With
+ * one text per task, a load balancer polling `/v2/apps?embed=apps.tasks` and another client
+ * polling `/v2/tasks` made every task of an app with a service port render again at every read of
+ * either list (the kept text was always the other one's).
  */
-const taskTexts: readonly WeakMap<Task, KeptTaskText>[] = Array.from({ length: 128 }, () => new WeakMap<Task, KeptTaskText>());
+const taskTexts: readonly (readonly WeakMap<Task, KeptTaskText>[])[] = [0, 1].map(() => Array.from({ length: 128 }, () => new WeakMap<Task, KeptTaskText>()));
 
-/** How many weak maps the kept task texts are spread over. */
-export const TASK_TEXT_SHARDS = taskTexts.length;
+/** How many weak maps the kept task texts of one family are spread over. */
+export const TASK_TEXT_SHARDS = taskTexts[0].length;
 
-/** The weak map of a task's kept text: four characters before the id's last seven (an app task id's instance UUID ends there). */
-function taskTextsOf(task: Task): WeakMap<Task, KeptTaskText> {
+/** The `servicePorts` text of the app-scoped task lists (fact 40). */
+const NO_SERVICE_PORTS = '[]';
+
+/**
+ * The weak map of a task's kept text: its family (app-scoped or not), then four characters before
+ * the id's last seven (an app task id's instance UUID ends there).
+ */
+function taskTextsOf(task: Task, servicePortsText: string): WeakMap<Task, KeptTaskText> {
   const id = task.taskId;
   const n = id.length;
   const h = n < 11 ? n : id.charCodeAt(n - 8) * 29791 + id.charCodeAt(n - 9) * 961 + id.charCodeAt(n - 10) * 31 + id.charCodeAt(n - 11);
-  return taskTexts[h & (TASK_TEXT_SHARDS - 1)];
+  return taskTexts[servicePortsText === NO_SERVICE_PORTS ? 0 : 1][h & (TASK_TEXT_SHARDS - 1)];
 }
 
 /** Whether a text of the task is kept and still right for it as it is now (tests of the rendering ahead). */
 export function hasCurrentTaskText(instance: Instance, task: Task, servicePortsText: string): boolean {
-  const kept = taskTextsOf(task).get(task);
+  const kept = taskTextsOf(task, servicePortsText).get(task);
   return kept !== undefined && sameTaskInputs(kept, instance, task, servicePortsText);
 }
 

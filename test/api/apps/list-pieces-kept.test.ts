@@ -1,0 +1,70 @@
+import t from 'tap';
+import { appsPieces } from '../../../src/api/render/app-json';
+import { hasCurrentTaskText } from '../../../src/api/render/task-json';
+import { listTasksText } from '../../../src/api/v2/tasks/list-tasks';
+import type { AppSpec } from '../../../src/scheduler/model/app';
+import { apiFor, appBody, call, running } from './apps-kit';
+
+/*
+ * What load balancers poll — `GET /v2/apps?embed=apps.tasks` (marathon-lb; Traefik adds
+ * `apps.deployments` and `apps.readiness`) — is answered from kept pieces: an app whose
+ * definition, instances and small parts did not change gives the very same list piece, so the
+ * list's kept encoding is answered again (list-body-cache.ts). Before, every poll made every app's
+ * text anew (38 MB joined and encoded for 100,000 tasks), and a task kept one text only: polling
+ * `/v2/tasks` (service ports filled) and `embed=apps.tasks` (`servicePorts: []`) in turn rendered
+ * every task of an app with a service port again at every read of either.
+ */
+
+const EMBEDS: readonly (readonly string[])[] = [
+  ['apps.tasks', 'counts', 'deployments'],
+  ['apps.tasks', 'apps.deployments', 'apps.readiness', 'counts'],
+  ['apps.failures', 'counts', 'deployments'],
+  ['apps.tasks', 'apps.lastTaskFailure', 'apps.readiness', 'counts', 'deployments'],
+];
+
+t.test('embed=apps.tasks: an unchanged app gives the very same piece; a changed one a new piece, the others the same', async (t) => {
+  const fx = apiFor(t);
+  const check = { protocol: 'MESOS_HTTP', path: '/', portIndex: 0, gracePeriodSeconds: 0 };
+  await running(t, fx, appBody({ id: '/a', instances: 2, portDefinitions: [{ port: 0 }] }));
+  const [b1] = await running(t, fx, appBody({ id: '/b', instances: 2 }));
+  const [h1] = await running(t, fx, appBody({ id: '/h', instances: 1, portDefinitions: [{ port: 0 }], healthChecks: [check] }));
+  const specs = (): AppSpec[] => fx.deps.scheduler.runSpecs().filter((s): s is AppSpec => s.kind === 'app');
+  for (const embed of EMBEDS) {
+    const set = new Set(embed);
+    const first = appsPieces(fx.deps, specs(), set);
+    const again = appsPieces(fx.deps, specs(), set);
+    t.same(first.map((p) => p.key), ['/a', '/b', '/h'], `${embed.join(',')}: one piece per app`);
+    t.equal(again[0], first[0], `${embed.join(',')}: /a unchanged, the same piece`);
+    t.equal(again[1], first[1], `${embed.join(',')}: /b unchanged, the same piece`);
+    t.equal(again[2], first[2], `${embed.join(',')}: /h unchanged (its tasks' text made again, equal), the same piece`);
+  }
+  const withoutResult = appsPieces(fx.deps, specs(), new Set(EMBEDS[0]));
+  fx.harness.status(h1.taskId, 'TASK_RUNNING', { healthy: true });
+  const withResult = appsPieces(fx.deps, specs(), new Set(EMBEDS[0]));
+  t.not(withResult[2], withoutResult[2], '/h: a health result (no new instances token) makes a new piece');
+  t.match(withResult[2].parts[0], /"healthCheckResults":\[\{/, 'showing the result');
+  const set = new Set(EMBEDS[0]);
+  const before = appsPieces(fx.deps, specs(), set);
+  fx.harness.status(b1.taskId, 'TASK_FAILED', { message: 'exit 1' });
+  const after = appsPieces(fx.deps, specs(), set);
+  t.equal(after[0], before[0], 'a task of /b failed: /a the same piece');
+  t.not(after[1], before[1], 'and /b a new one');
+  t.match(after[1].parts[0], /"state":"TASK_FAILED"|"tasksRunning":1/, 'showing the change');
+  t.equal((await call(fx, 'GET', '/v2/apps?embed=apps.tasks')).status, 200);
+});
+
+t.test('a task keeps its app-scoped text and its /v2/tasks text side by side', async (t) => {
+  const fx = apiFor(t);
+  await running(t, fx, appBody({ id: '/web', instances: 2, portDefinitions: [{ port: 0 }] }));
+  const spec = fx.deps.scheduler.runSpec('/web') as AppSpec;
+  const portsText = JSON.stringify(spec.portDefinitions.map((p) => p.port));
+  t.not(portsText, '[]', 'the app has a service port');
+  listTasksText(fx.deps, new Set(), () => true);
+  t.equal((await call(fx, 'GET', '/v2/apps?embed=apps.tasks')).status, 200);
+  for (const instance of fx.deps.scheduler.instances('/web')) {
+    for (const task of instance.tasks) {
+      t.ok(hasCurrentTaskText(instance, task, portsText), `${task.taskId}: its /v2/tasks text kept`);
+      t.ok(hasCurrentTaskText(instance, task, '[]'), `${task.taskId}: its app-scoped text kept`);
+    }
+  }
+});
