@@ -94,97 +94,21 @@ export function singleAppText(deps: ApiDeps, spec: AppSpec, embed: ReadonlySet<s
   return appText(deps, spec, resolveAppEmbed(embed), undefined);
 }
 
-/** One app's JSON text: its kept definition text, then its embedded parts serialized now (the tasks from their kept text). */
+/** One app's JSON text: its kept definition text, then its embedded parts serialized now (the tasks from their kept texts). */
 function appText(
   deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined, counts?: AppTaskCounts,
 ): string {
-  const t = appTextParts(deps, spec, want, deployments, counts);
-  return joinAppText(spec, t);
+  return `${appDefinitionHead(spec)}${partsText(deps, spec, want, deployments, counts)}}`;
 }
 
-/** An app's embedded parts as text: those before `tasks`, the tasks' text (kept), those after. */
-interface AppTextParts {
-  readonly before: string;
-  readonly tasks: string | undefined;
-  readonly after: string;
-}
-
-function appTextParts(
+/** The embedded parts as the text after the definition: `,"key":value` each, in their order. */
+function partsText(
   deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined, counts?: AppTaskCounts,
-): AppTextParts {
-  let before = '';
-  let tasks: string | undefined;
-  let after = '';
-  for (const [key, value] of appEmbedParts(deps, spec, want, deployments, 'text', counts)) {
-    if (key === 'tasks') tasks = (value as JsonText).text;
-    else if (tasks === undefined) before += `,${JSON.stringify(key)}:${partText(value)}`;
-    else after += `,${JSON.stringify(key)}:${partText(value)}`;
-  }
-  return { before, tasks, after };
-}
-
-function joinAppText(spec: AppSpec, t: AppTextParts): string {
-  return `${appDefinitionHead(spec)}${t.before}${t.tasks === undefined ? '' : `,"tasks":${t.tasks}`}${t.after}}`;
-}
-
-/**
- * An app's list piece with embeds beyond the list's own (`embed=apps.tasks`, what load balancers
- * poll: marathon-lb, Traefik), kept per spec object and embed: its definition's kept text, the
- * small parts serialized now, and its tasks' text kept per token of its instances
- * ({@link keptAppTasksText}). While all of them are the same (the tasks' text the very same
- * string) the very same piece is answered, so the list's kept answer is answered again
- * (list-body-cache.ts) instead of 40 MB of 100,000 tasks joined and encoded at every poll; an app
- * whose tasks changed makes one new piece.
- */
-function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): ListPiece {
-  const t = appTextParts(deps, spec, want, deployments);
-  const key = embedKey(want);
-  let bySpec = keptPieces.get(spec);
-  const kept = bySpec?.get(key);
-  if (kept !== undefined && kept.tasks === t.tasks && kept.before === t.before && kept.after === t.after) return kept.piece;
-  const piece: ListPiece = { key: spec.id, parts: [joinAppText(spec, t)] };
-  if (bySpec === undefined) {
-    bySpec = new Map();
-    keptPieces.set(spec, bySpec);
-  }
-  bySpec.set(key, { ...t, piece });
-  return piece;
-}
-
-/** Per spec object (gone with it) and embed ({@link embedKey}): the piece and the parts it was made of. */
-const keptPieces = new WeakMap<AppSpec, Map<number, AppTextParts & { readonly piece: ListPiece }>>();
-
-const EMBED_BITS: readonly AppEmbed[] = ['counts', 'deployments', 'tasks', 'lastTaskFailure', 'readiness', 'taskStats'];
-
-/** The embed parts as a small number (at most 64 kinds of piece per app). */
-function embedKey(want: ReadonlySet<AppEmbed>): number {
-  let key = 0;
-  for (let i = 0; i < EMBED_BITS.length; i++) if (want.has(EMBED_BITS[i])) key |= 1 << i;
-  return key;
-}
-
-/**
- * The app-scoped JSON text of the app's launched tasks (`"servicePorts":[]`,
- * {@link instancesTasksText}), kept per spec object with the core's token of its instances, as
- * `GET /v2/tasks` keeps an app's piece (list-tasks.ts): the very same string while nothing it
- * shows changed, for an app without health checks (their results change with every probe,
- * without a new token: such an app's text is made at every read).
- */
-function keptAppTasksText(deps: ApiDeps, spec: AppSpec, instancesOf: () => readonly Instance[]): string {
-  const token = deps.scheduler.instancesToken(spec.id);
-  const kept = keptTasksTexts.get(spec);
-  if (kept !== undefined && token !== undefined && kept.token === token) return kept.text;
-  const instances = instancesOf();
-  let withHealth = spec.healthChecks.length > 0;
-  if (!withHealth) for (const instance of instances) if ((deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
-  const text = instancesTasksText(deps, instances);
-  if (token !== undefined && !withHealth) keptTasksTexts.set(spec, { token, text });
-  else keptTasksTexts.delete(spec);
+): string {
+  let text = '';
+  for (const [key, value] of appEmbedParts(deps, spec, want, deployments, 'text', counts)) text += `,${JSON.stringify(key)}:${partText(value)}`;
   return text;
 }
-
-/** Per spec object (gone with it): its app-scoped tasks' text and the token of the instances it was made from. */
-const keptTasksTexts = new WeakMap<AppSpec, { readonly token: object; readonly text: string }>();
 
 /**
  * {@link appText} for the list's own embeds (counts and deployments, any subset) as the app's list
@@ -241,6 +165,60 @@ interface KeptAppText {
 
 /** Kept per spec object: gone with the spec. */
 const countedTexts = new WeakMap<AppSpec, KeptAppText>();
+
+/** The embed parts written before an app's `tasks` ({@link appEmbedParts}' order), and after. */
+const BEFORE_TASKS: readonly AppEmbed[] = ['counts', 'deployments', 'readiness'];
+const AFTER_TASKS: readonly AppEmbed[] = ['lastTaskFailure', 'taskStats'];
+
+/**
+ * An app's list piece when its tasks are embedded (`embed=apps.tasks`, what load balancers poll:
+ * marathon-lb, Traefik), kept per spec object and embed with the core's token of its instances
+ * and the small parts written around the tasks: while the token and those parts are the same,
+ * the very same piece is answered without reading its instances, so the list's kept encoding is
+ * answered again (list-body-cache.ts) instead of 40 MB of 100,000 tasks joined and encoded at
+ * every poll. An app with health checks is made at every read (their results change with every
+ * probe, without a new token), as `GET /v2/tasks` does (list-tasks.ts). Other embeds: made now.
+ */
+function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): ListPiece {
+  if (!want.has('tasks')) return { key: spec.id, parts: [appText(deps, spec, want, deployments)] };
+  const before = partsText(deps, spec, subset(want, BEFORE_TASKS), deployments);
+  const after = partsText(deps, spec, subset(want, AFTER_TASKS), deployments);
+  const token = deps.scheduler.instancesToken(spec.id);
+  const key = embedKey(want);
+  let bySpec = keptPieces.get(spec);
+  const kept = bySpec?.get(key);
+  if (kept !== undefined && token !== undefined && kept.token === token && kept.before === before && kept.after === after) return kept.piece;
+  const instances = deps.scheduler.instances(spec.id);
+  const piece: ListPiece = { key: spec.id, parts: [`${appDefinitionHead(spec)}${before},"tasks":${instancesTasksText(deps, instances)}${after}}`] };
+  let withHealth = spec.healthChecks.length > 0;
+  if (!withHealth) for (const instance of instances) if ((deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
+  if (token === undefined || withHealth) {
+    bySpec?.delete(key);
+    return piece;
+  }
+  if (bySpec === undefined) {
+    bySpec = new Map();
+    keptPieces.set(spec, bySpec);
+  }
+  bySpec.set(key, { token, before, after, piece });
+  return piece;
+}
+
+/** Per spec object (gone with it) and embed ({@link embedKey}): the piece and what it was made from. */
+const keptPieces = new WeakMap<AppSpec, Map<number, { readonly token: object; readonly before: string; readonly after: string; readonly piece: ListPiece }>>();
+
+function subset(want: ReadonlySet<AppEmbed>, parts: readonly AppEmbed[]): Set<AppEmbed> {
+  return new Set(parts.filter((p) => want.has(p)));
+}
+
+const EMBED_BITS: readonly AppEmbed[] = ['counts', 'deployments', 'tasks', 'lastTaskFailure', 'readiness', 'taskStats'];
+
+/** The embed parts as a small number (at most 64 kinds of piece per app). */
+function embedKey(want: ReadonlySet<AppEmbed>): number {
+  let key = 0;
+  for (let i = 0; i < EMBED_BITS.length; i++) if (want.has(EMBED_BITS[i])) key |= 1 << i;
+  return key;
+}
 
 /** For every run spec a running deployment changes, the ids of those deployments (an app's `deployments`). */
 export function deploymentIdsByApp(deps: ApiDeps): Map<string, string[]> {
@@ -310,7 +288,7 @@ function appEmbedParts(
     parts.push(['deployments', ids.map((id) => ({ id }))]);
   }
   if (want.has('readiness')) parts.push(['readinessCheckResults', deps.scheduler.readiness(spec.id).map((r) => ({ ...r }))]);
-  if (want.has('tasks')) parts.push(['tasks', tasksAs === 'text' ? new JsonText(keptAppTasksText(deps, spec, instances)) : instancesTasksJson(deps, instances())]);
+  if (want.has('tasks')) parts.push(['tasks', tasksAs === 'text' ? new JsonText(instancesTasksText(deps, instances())) : instancesTasksJson(deps, instances())]);
   if (want.has('lastTaskFailure')) {
     const failure = deps.scheduler.lastTaskFailure(spec.id);
     if (failure !== undefined) parts.push(['lastTaskFailure', { ...failure }]);
