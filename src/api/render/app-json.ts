@@ -171,27 +171,34 @@ const BEFORE_TASKS: readonly AppEmbed[] = ['counts', 'deployments', 'readiness']
 const AFTER_TASKS: readonly AppEmbed[] = ['lastTaskFailure', 'taskStats'];
 
 /**
- * An app's list piece when its tasks are embedded (`embed=apps.tasks`, what load balancers poll:
- * marathon-lb, Traefik), kept per spec object and embed with the core's token of its instances
- * and the small parts written around the tasks: while the token and those parts are the same,
- * the very same piece is answered without reading its instances, so the list's kept encoding is
- * answered again (list-body-cache.ts) instead of 40 MB of 100,000 tasks joined and encoded at
- * every poll. An app with health checks is made at every read (their results change with every
- * probe, without a new token), as `GET /v2/tasks` does (list-tasks.ts). Other embeds: made now.
+ * An app's list piece for embeds beyond the list's own counts and deployments — above all
+ * `embed=apps.tasks`, what load balancers poll (marathon-lb; Traefik adds `apps.deployments` and
+ * `apps.readiness`), and the web UI's `apps.lastTaskFailure` — kept per spec object and embed
+ * with the small parts written around the tasks and, when tasks are embedded, the core's token of
+ * the app's instances: while they are the same, the very same piece is answered without reading
+ * the instances, so the list's kept encoding is answered again (list-body-cache.ts) instead of
+ * 40 MB of 100,000 tasks joined and encoded at every poll. An app with health checks has its
+ * tasks made at every read (their results change with every probe, without a new token), as
+ * `GET /v2/tasks` does (list-tasks.ts).
  */
 function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): ListPiece {
-  if (!want.has('tasks')) return { key: spec.id, parts: [appText(deps, spec, want, deployments)] };
-  const before = partsText(deps, spec, subset(want, BEFORE_TASKS), deployments);
-  const after = partsText(deps, spec, subset(want, AFTER_TASKS), deployments);
-  const token = deps.scheduler.instancesToken(spec.id);
+  const withTasks = want.has('tasks');
+  const before = partsText(deps, spec, withTasks ? subset(want, BEFORE_TASKS) : want, deployments);
+  const after = withTasks ? partsText(deps, spec, subset(want, AFTER_TASKS), deployments) : '';
+  const token = withTasks ? deps.scheduler.instancesToken(spec.id) : NO_TASKS;
   const key = embedKey(want);
   let bySpec = keptPieces.get(spec);
   const kept = bySpec?.get(key);
   if (kept !== undefined && token !== undefined && kept.token === token && kept.before === before && kept.after === after) return kept.piece;
-  const instances = deps.scheduler.instances(spec.id);
-  const piece: ListPiece = { key: spec.id, parts: [`${appDefinitionHead(spec)}${before},"tasks":${instancesTasksText(deps, instances)}${after}}`] };
-  let withHealth = spec.healthChecks.length > 0;
-  if (!withHealth) for (const instance of instances) if ((deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
+  let text = `${appDefinitionHead(spec)}${before}`;
+  let withHealth = false;
+  if (withTasks) {
+    const instances = deps.scheduler.instances(spec.id);
+    text += `,"tasks":${instancesTasksText(deps, instances)}${after}`;
+    withHealth = spec.healthChecks.length > 0;
+    if (!withHealth) for (const instance of instances) if ((deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
+  }
+  const piece: ListPiece = { key: spec.id, parts: [`${text}}`] };
   if (token === undefined || withHealth) {
     bySpec?.delete(key);
     return piece;
@@ -203,6 +210,9 @@ function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>,
   bySpec.set(key, { token, before, after, piece });
   return piece;
 }
+
+/** The token of a piece without tasks: its small parts alone decide. */
+const NO_TASKS: object = {};
 
 /** Per spec object (gone with it) and embed ({@link embedKey}): the piece and what it was made from. */
 const keptPieces = new WeakMap<AppSpec, Map<number, { readonly token: object; readonly before: string; readonly after: string; readonly piece: ListPiece }>>();

@@ -69,3 +69,21 @@ t.test('a task keeps its app-scoped text and its /v2/tasks text side by side', a
     }
   }
 });
+
+t.test('the web UI\'s list (embed=apps.lastTaskFailure): the very same piece while unchanged, a new one after a task failure', async (t) => {
+  const fx = apiFor(t);
+  const check = { protocol: 'MESOS_HTTP', path: '/', portIndex: 0, gracePeriodSeconds: 0 };
+  const [a1] = await running(t, fx, appBody({ id: '/a', instances: 1 }));
+  await running(t, fx, appBody({ id: '/h', instances: 1, portDefinitions: [{ port: 0 }], healthChecks: [check] }));
+  const specs = (): AppSpec[] => fx.deps.scheduler.runSpecs().filter((s): s is AppSpec => s.kind === 'app');
+  const embed = new Set(['apps.counts', 'apps.deployments', 'apps.lastTaskFailure']);
+  const first = appsPieces(fx.deps, specs(), embed);
+  const again = appsPieces(fx.deps, specs(), embed);
+  t.equal(again[0], first[0], '/a unchanged: the same piece');
+  t.equal(again[1], first[1], '/h unchanged (no tasks embedded): the same piece');
+  fx.harness.status(a1.taskId, 'TASK_FAILED', { message: 'exit 3' });
+  const after = appsPieces(fx.deps, specs(), embed);
+  t.not(after[0], first[0], '/a: a task failed, a new piece');
+  t.match(after[0].parts[0], /"lastTaskFailure":\{[^}]*"message":"exit 3"/, 'with the failure');
+  t.equal(after[1], first[1], '/h: the same piece');
+});
