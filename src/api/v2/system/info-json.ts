@@ -76,6 +76,8 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
     out.framework_name = config.mesosFramework.name;
     out.mesos_user = config.mesosFramework.user;
     out.failover_timeout = config.mesosFramework.failoverTimeoutSeconds;
+    // pacer has no --checkpoint flag: its FrameworkInfo always asks for checkpointing (framework-info.ts).
+    out.checkpoint = true;
   }
   // Marathon reports its `--webui_url` flag as given (InfoResource.scala: `config.webuiUrl.toOption`),
   // not the URL its driver derives without it.

@@ -76,6 +76,8 @@ for (const c of cases) {
     const answer = await fetch(`http://${pacer.listening[0]?.address ?? pacer.address}/v2/info`, { signal: patientSignal() });
     const reported = (await answer.json() as { marathon_config: Record<string, unknown> }).marathon_config;
     t.match(reported, { framework_name: c.want.name, mesos_user: c.want.user, failover_timeout: c.want.failoverTimeout, mesos_role: c.want.roles[0] }, '/v2/info reports them');
+    t.equal(info?.checkpoint, true, 'FrameworkInfo.checkpoint');
+    t.equal(reported.checkpoint, true, '/v2/info reports checkpointing as the FrameworkInfo asks for it');
   });
 }
 
