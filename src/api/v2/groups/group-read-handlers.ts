@@ -2,8 +2,8 @@ import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import type { Query } from '../../query';
 import { appsJson } from '../../render/app-json';
-import { groupEmbedFromQuery } from '../../render/group-embed';
-import { groupInfoJson } from '../../render/group-info-json';
+import { groupEmbedFromQuery, type GroupEmbed } from '../../render/group-embed';
+import { groupDefinitionText, groupInfoJson } from '../../render/group-info-json';
 import { allGroups, findGroup, comparePathIds } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { groupGetTarget } from './group-path';
@@ -42,6 +42,24 @@ export function getGroups(deps: ApiDeps, rest: string, query: Query): unknown {
       return groupInfoJson(deps, group, { ...embed, app: new Set() }, 'definition');
     }
   }
+}
+
+/**
+ * `GET /v2/groups[/{id}]` as JSON text when it can be answered from the kept texts: the group
+ * view with the default embeds (none given, or exactly groups, apps and pods) of a group with no
+ * pod below it ({@link groupDefinitionText}); undefined otherwise (the route then answers
+ * {@link getGroups}' object, which an authorization filter may trim: the route asks only for a
+ * caller who may view everything).
+ */
+export function getGroupText(deps: ApiDeps, rest: string, query: Query): string | undefined {
+  const target = groupGetTarget(rest);
+  if (target.kind !== 'group' || !definitionOnly(groupEmbedFromQuery(query))) return undefined;
+  const group = findGroup(deps.scheduler.root(), target.groupId);
+  return group === undefined ? undefined : groupDefinitionText(group);
+}
+
+function definitionOnly(embed: GroupEmbed): boolean {
+  return embed.groups && embed.apps && embed.pods && embed.app.size === 0;
 }
 
 /** Every app below a group, in path id order; `[]` for an unknown group (as Marathon answers). */
