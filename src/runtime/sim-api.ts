@@ -6,7 +6,7 @@ import type { ApiAuthentication } from '../api/auth/api-authentication';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { MarathonEvent } from '../scheduler/model/events';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/index';
-import type { RunSession } from '../../sim/runner/run-scenario';
+import { NO_LEADER_REFUSAL, type RunSession } from '../../sim/runner/run-scenario';
 import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';
 import { pacerBuild } from './pacer-build';
@@ -76,18 +76,31 @@ export function simApi(
     config: simApiConfig(config, scenario, edges.listeners),
     frameworkId: () => undefined,
     uptimeMs: () => Date.now() - startedAtMs,
-    whatIf: new WhatIf({
+    whatIf: followingWhatIf(session, new WhatIf({
       get scheduler() {
         return session.scheduler;
       },
       lastOffers: () => lastOffers.all(), nowMs: () => session.nowMs(), timings: scenario.options.timings,
-    }),
+    })),
   };
   const app = buildServer({
     deps, stream: hub, auth: edges.auth, serverFactory: edges.listeners.serverFactory, onCoreFailure,
     ...(edges.log === undefined ? {} : { log: edges.log }),
   });
   return { app, hub, deps };
+}
+
+/**
+ * The what-if of the run: a simulated write while no core leads (a workload's failover, before its
+ * takeover) is refused as the write itself is (`RunSession.submit`: the 409 of a locked change),
+ * not answered from the core that died.
+ */
+function followingWhatIf(session: RunSession, whatIf: WhatIf): NonNullable<ApiDeps['whatIf']> {
+  return {
+    limits: whatIf.limits,
+    simulate: (command, durationMs) => (session.leaderless() ? { refused: NO_LEADER_REFUSAL } : whatIf.simulate(command, durationMs)),
+    capacity: (id) => whatIf.capacity(id),
+  };
 }
 
 /**

@@ -8,8 +8,8 @@ import { simApi } from '../../src/runtime/sim-api';
 import { FakeSink } from '../api/events/fake-sink';
 
 /**
- * `--cluster sim` over a workload with a `schedulerFailover` (src/runtime/sim-api.ts): after the
- * takeover, the API reads, streams and forks the core that took over (`RunSession.scheduler`),
+ * `--cluster sim` over a workload with a `schedulerFailover` (src/runtime/sim-api.ts): during the
+ * downtime a simulated write is refused as the write is (409); after the takeover, the API reads, streams and forks the core that took over (`RunSession.scheduler`),
  * not the one that died — which still held the state of the failover instant.
  */
 t.test('after a workload\'s scheduler failover the API follows the core that took over', async (t) => {
@@ -31,7 +31,16 @@ t.test('after a workload\'s scheduler failover the API follows the core that too
       // on to `ms` of virtual time
     }
   };
+  runTo(15_000);
+  t.equal(session.leaderless(), true, 'within the downtime');
+  // The write and its what-if get the same answer: no core leads to take it, or to fork.
+  for (const url of ['/v2/apps/web', '/v2/apps/web?dryRun=true&simulate=PT5M']) {
+    const res = await app.inject({ method: 'PUT', url, payload: { instances: 3 } });
+    t.equal(res.statusCode, 409, `${url} while no scheduler leads: ${res.body}`);
+    t.match(JSON.parse(res.body), { message: /^App is locked by one or more deployments/, deployments: [] }, url);
+  }
   runTo(40_000);
+  t.equal(session.leaderless(), false, 'taken over');
   const stream = new FakeSink();
   hub.attach(stream, { remoteAddress: '127.0.0.1', eventTypes: [] });
   const scale = await app.inject({ method: 'PUT', url: '/v2/apps/web', payload: { instances: 3 } });
