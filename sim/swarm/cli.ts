@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { CliIo } from '../runner/cli-io';
+import { checkOutputs, type CliIo } from '../runner/cli-io';
 import { wholeArg } from '../runner/whole-arg';
 import { dumpScenario } from './dump-scenario';
 import { replayCommand, runSwarm, type SwarmFailure } from './run-swarm';
@@ -72,6 +72,8 @@ export function swarmCliMain(argv: readonly string[], io: CliIo): number {
     io.stderr(`${USAGE}\n`);
     return args === '' ? 0 : 2;
   }
+  // As `npm run sim` checks --trace and --report: a missing directory is named, not an ENOENT of open().
+  if (!checkOutputs(io, 'sim swarm', [args.dumpFile])) return 2;
   if (args.dumpFile !== undefined) {
     try {
       io.writeFile(args.dumpFile, dumpScenario(args.from, args.dumpFile));

@@ -141,7 +141,7 @@ t.test('--help lists every command with the options its own usage shows, and REA
   t.notMatch(sim(['hashes', '--help']).err, /unexpected/, 'hashes --help is not an error');
 });
 
-t.test('an output file that cannot be written: one line, exit 2, before anything runs (the scenario and replay, --trace and --report)', async (t) => {
+t.test('an output file that cannot be written: one line, exit 2, before anything runs (the scenario and replay, --trace and --report; the swarm, --dump)', async (t) => {
   const missingDir = join(dir, 'no-such-dir');
   const cases: { args: string[]; path: string; who: string; reason: RegExp }[] = [
     { args: ['scenarios/partition.yaml', '--trace'], path: join(missingDir, 't.jsonl'), who: 'sim', reason: /no such directory .*no-such-dir$/ },
@@ -150,6 +150,7 @@ t.test('an output file that cannot be written: one line, exit 2, before anything
     { args: ['scenarios/partition.yaml', '--trace'], path: join(file('plain.txt', 'x'), 't.jsonl'), who: 'sim', reason: /plain\.txt is not a directory$/ },
     { args: ['replay', 'docs/recordings/local-web', '--report'], path: join(missingDir, 'r.html'), who: 'sim replay', reason: /no such directory .*no-such-dir$/ },
     { args: ['replay', 'docs/recordings/local-web', '--trace'], path: join(missingDir, 't.jsonl'), who: 'sim replay', reason: /no such directory .*no-such-dir$/ },
+    { args: ['swarm', '--seeds', '1', '--dump'], path: join(missingDir, 'x.yaml'), who: 'sim swarm', reason: /no such directory .*no-such-dir$/ },
   ];
   for (const c of cases) {
     const r = sim([...c.args, c.path]);
