@@ -88,6 +88,11 @@ export const SAME_INSTANT_MAX = 100_000;
 /** Loop steps allowed at one instant per task in the cluster, over {@link SAME_INSTANT_MAX}. */
 export const SAME_INSTANT_PER_TASK = 4;
 
+/** What {@link RunSession.submit} answers while no core leads (the API's 409 of a locked change). */
+export const NO_LEADER_REFUSAL: Extract<CommandResult, { ok: false }> = {
+  ok: false, error: 'locked', message: 'No scheduler leads: a scheduler failover is under way; try again after the takeover',
+};
+
 /**
  * Loop entries of a run: an input for the core (`gen`: the core it was meant for — the core's own
  * timers and what was posted to it; after a `schedulerFailover` those of the dead core are lost),
@@ -132,6 +137,8 @@ export interface RunSession {
   stop(maxLoopSteps?: number): RunResult;
   /** True while loop entries due by the end of the run remain unhandled and no violation stopped it. */
   unfinished(): boolean;
+  /** True between a `schedulerFailover` and its takeover: no core leads, and {@link submit} refuses every command. */
+  leaderless(): boolean;
   /**
    * The run's core, for queries (the REST API of `--cluster sim` reads through it): the leading
    * one — after a `schedulerFailover`, the one that took over (the dead one while none leads).
@@ -372,7 +379,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     submit(command: Command): CommandResult {
       if (down) {
         recorder.step(rel(), `api ${command.type}: refused (no scheduler leads: a failover is under way)`);
-        return { ok: false, error: 'locked', message: 'No scheduler leads: a scheduler failover is under way; try again after the takeover' };
+        return NO_LEADER_REFUSAL;
       }
       const result = submitCommand(command, { scheduler, trace, checker, recorder, nowMs: rel() });
       recorder.afterInput(rel());
@@ -461,6 +468,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
         ...(maxLoopSteps === undefined ? {} : { maxLoopSteps }),
       });
     },
+    leaderless: () => down,
     unfinished(): boolean {
       const due = loop.peekDueMs();
       return violationAtMs === undefined && due !== undefined && due <= endMs;

@@ -39,6 +39,17 @@ function eventCheck(context: ConversionContext, pointer: string, raw: RawEventCh
   return { eventType, where, sinceMs: context.optionalDurationMs(childPointer(pointer, 'since'), raw.since) ?? 0, expected };
 }
 
+/** The built-in fields of constraints; any other field starting with `@` names nothing (attribute names cannot start with `@`). */
+const BUILT_IN_FIELDS: readonly string[] = ['@hostname', '@region', '@zone'];
+
+/** Refuses a spread field that no agent can have: a misspelt built-in (`@zones`) would count no values and pass. */
+function checkSpreadField(context: ConversionContext, pointer: string, field: string): void {
+  if (!field.startsWith('@') || BUILT_IN_FIELDS.includes(field)) return;
+  const suggestion = suggestName(field, BUILT_IN_FIELDS);
+  context.problem(pointer, `unknown field ${JSON.stringify(field)}`
+    + `${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`} (built in: ${BUILT_IN_FIELDS.join(', ')}; attribute names cannot start with "@")`);
+}
+
 function onAgentsChecks(context: ConversionContext, pointer: string, raw: RawOnAgentsCheck | readonly RawOnAgentsCheck[]): OnAgentsCheck[] {
   const list = Array.isArray(raw) ? raw as readonly RawOnAgentsCheck[] : [raw as RawOnAgentsCheck];
   return list.map((check, index) => {
@@ -78,6 +89,7 @@ export function convertExpectation(context: ConversionContext, pointer: string, 
     if (check.minPerValue !== undefined && check.maxPerValue !== undefined && check.minPerValue > check.maxPerValue) {
       context.problem(at, `minPerValue (${check.minPerValue}) is greater than maxPerValue (${check.maxPerValue})`);
     }
+    checkSpreadField(context, childPointer(at, 'field'), check.field);
     return {
       runSpecId: context.runSpecId(childPointer(at, 'id'), check.id),
       field: check.field,

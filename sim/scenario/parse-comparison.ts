@@ -20,6 +20,10 @@ export function parseComparison(value: number | string): ComparisonResult {
     if (!Number.isSafeInteger(value) || value < 0) return { ok: false, reason: `expected ${COMPARISON_EXPECTED}, got ${value}` };
     return { ok: true, comparison: { op: '=', value } };
   }
+  // Digits beyond 2^53 - 1 would be rounded (a count printed as 100000000000000000000): refused, as the number form is.
+  if ((value.match(/\d+/g) ?? []).some((digits) => !Number.isSafeInteger(Number(digits)))) {
+    return { ok: false, reason: `expected ${COMPARISON_EXPECTED} with numbers of at most ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(value)}` };
+  }
   const bound = BOUND.exec(value);
   if (bound !== null) {
     const op = (bound[1] ?? '=') as '=' | '>=' | '<=' | '>' | '<';

@@ -27,6 +27,13 @@ export const SCENARIO_STEPS_MAX = 10_000;
 export const SCENARIO_NODES_MAX = 1_000_000;
 
 /**
+ * YAML aliases (`*name`) in a file: yaml resolves each by a search among the aliases and anchors
+ * before it, so their cost grows with the square of their number (100,000 aliases in a 300 KB file
+ * took minutes). The repository's scenarios and the swarm's dumps hold a few.
+ */
+export const SCENARIO_ALIASES_MAX = 1000;
+
+/**
  * Loop steps of one run by default (`npm run sim`, `hashes`, the swarm): the bound on a run's
  * overall work, which the bounds above leave open (10,000 agents, 100,000 instances with health
  * checks every second and 24 h are each within bounds, and together days of work). A step is one

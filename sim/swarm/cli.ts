@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import type { CliIo } from '../runner/cli-io';
+import { checkOutputs, type CliIo } from '../runner/cli-io';
 import { wholeArg } from '../runner/whole-arg';
 import { dumpScenario } from './dump-scenario';
 import { replayCommand, runSwarm, type SwarmFailure } from './run-swarm';
+
+/** Seeds a single swarm command may run (a limit on everything). */
+const SEEDS_MAX = 1_000_000;
 
 const USAGE = `usage: npm run sim -- swarm --seeds N [--from F] [--dump FILE]
 
@@ -11,13 +14,10 @@ fault rates, timeline) from the seed, run it in virtual time with every invarian
 every step, and print one line per failing seed with the command that replays it, then a summary.
 Exits 0 when every seed passed, 1 when one failed, 2 on bad usage.
 
-  --seeds N     how many seeds to run (N >= 1)
-  --from F      the first seed (default 0)
+  --seeds N     how many seeds to run (1 to ${SEEDS_MAX})
+  --from F      the first seed (default 0; the last, F+N-1, at most 2^53 - 1)
   --dump FILE   with --seeds 1: also write the seed's scenario as YAML to FILE;
                 \`npm run sim -- FILE\` replays the same run (start a regression scenario from it)`;
-
-/** Seeds a single swarm command may run (a limit on everything). */
-const SEEDS_MAX = 1_000_000;
 
 interface SwarmArgs {
   seeds: number;
@@ -29,17 +29,16 @@ function parseArgs(argv: readonly string[]): SwarmArgs | string {
   let seeds: number | undefined;
   let from = 0;
   let dumpFile: string | undefined;
-  const whole = (name: string, v: string | undefined, min: number): number | string =>
-    wholeArg(v, min, Number.MAX_SAFE_INTEGER) ?? `${name}: expected a whole number >= ${min}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+  const whole = (name: string, v: string | undefined, min: number, max: number): number | string =>
+    wholeArg(v, min, max) ?? `${name}: expected a whole number from ${min} to ${max}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--seeds') {
-      const v = whole('--seeds', argv[++i], 1);
+      const v = whole('--seeds', argv[++i], 1, SEEDS_MAX);
       if (typeof v === 'string') return v;
-      if (v > SEEDS_MAX) return `--seeds: at most ${SEEDS_MAX} seeds per run`;
       seeds = v;
     } else if (a === '--from') {
-      const v = whole('--from', argv[++i], 0);
+      const v = whole('--from', argv[++i], 0, Number.MAX_SAFE_INTEGER);
       if (typeof v === 'string') return v;
       from = v;
     } else if (a === '--dump') {
@@ -49,6 +48,10 @@ function parseArgs(argv: readonly string[]): SwarmArgs | string {
     else return `unknown argument ${JSON.stringify(a)}`;
   }
   if (seeds === undefined) return 'missing --seeds N';
+  // Seeds beyond 2^53 - 1 would be rounded, and two of them would run the same scenario.
+  if (from > Number.MAX_SAFE_INTEGER - (seeds - 1)) {
+    return `--from ${from} --seeds ${seeds}: the last seed would be beyond ${Number.MAX_SAFE_INTEGER} (at most ${Number.MAX_SAFE_INTEGER - from + 1} seeds from ${from})`;
+  }
   if (dumpFile !== undefined && seeds !== 1) return '--dump writes one scenario: use it with --seeds 1';
   return { seeds, from, ...(dumpFile === undefined ? {} : { dumpFile }) };
 }
@@ -69,6 +72,8 @@ export function swarmCliMain(argv: readonly string[], io: CliIo): number {
     io.stderr(`${USAGE}\n`);
     return args === '' ? 0 : 2;
   }
+  // As `npm run sim` checks --trace and --report: a missing directory is named, not an ENOENT of open().
+  if (!checkOutputs(io, 'sim swarm', [args.dumpFile])) return 2;
   if (args.dumpFile !== undefined) {
     try {
       io.writeFile(args.dumpFile, dumpScenario(args.from, args.dumpFile));

@@ -4,8 +4,9 @@ import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
 import type { ApiAuthentication } from '../api/auth/api-authentication';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
+import type { MarathonEvent } from '../scheduler/model/events';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/index';
-import type { RunSession } from '../../sim/runner/run-scenario';
+import { NO_LEADER_REFUSAL, type RunSession } from '../../sim/runner/run-scenario';
 import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';
 import { pacerBuild } from './pacer-build';
@@ -48,11 +49,18 @@ export function simApi(
   const log = edges.log ?? silentLog();
   const onCoreFailure = edges.onCoreFailure ?? haltingHandler(reportCoreFailure(log));
   const clock = { nowMs: () => session.nowMs() };
-  const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
+  // A workload's `schedulerFailover` replaces the core with a new object: every read, event stream
+  // and what-if follows the one that leads (`session.scheduler`), never the core it had at start.
+  const followCores = coreFollower(session);
+  const hub = new EventStreamHub({ subscribe: followCores, clock });
   const lastOffers = new LastOffers((instanceId) => session.scheduler.instance(instanceId));
   session.onInput((atMs, input) => lastOffers.beforeInput(atMs, input));
   const deps: ApiDeps = {
-    scheduler: session.scheduler, clock, events: hub,
+    get scheduler() {
+      return session.scheduler;
+    },
+    subscribeCore: followCores,
+    clock, events: hub,
     submit: (command: Command): CommandResult => {
       let result: CommandResult;
       try {
@@ -68,13 +76,47 @@ export function simApi(
     config: simApiConfig(config, scenario, edges.listeners),
     frameworkId: () => undefined,
     uptimeMs: () => Date.now() - startedAtMs,
-    whatIf: new WhatIf({ scheduler: session.scheduler, lastOffers: () => lastOffers.all(), nowMs: () => session.nowMs(), timings: scenario.options.timings }),
+    whatIf: followingWhatIf(session, new WhatIf({
+      get scheduler() {
+        return session.scheduler;
+      },
+      lastOffers: () => lastOffers.all(), nowMs: () => session.nowMs(), timings: scenario.options.timings,
+    })),
   };
   const app = buildServer({
     deps, stream: hub, auth: edges.auth, serverFactory: edges.listeners.serverFactory, onCoreFailure,
     ...(edges.log === undefined ? {} : { log: edges.log }),
   });
   return { app, hub, deps };
+}
+
+/**
+ * The what-if of the run: a simulated write while no core leads (a workload's failover, before its
+ * takeover) is refused as the write itself is (`RunSession.submit`: the 409 of a locked change),
+ * not answered from the core that died.
+ */
+function followingWhatIf(session: RunSession, whatIf: WhatIf): NonNullable<ApiDeps['whatIf']> {
+  return {
+    limits: whatIf.limits,
+    simulate: (command, durationMs) => (session.leaderless() ? { refused: NO_LEADER_REFUSAL } : whatIf.simulate(command, durationMs)),
+    capacity: (id) => whatIf.capacity(id),
+  };
+}
+
+/**
+ * Subscribes listeners to the events of every core of the run — the first and each that takes over
+ * after a `schedulerFailover` (`RunSession.onEvent` follows them) — each until it unsubscribes.
+ */
+function coreFollower(session: RunSession): (listener: (event: MarathonEvent) => void) => () => void {
+  const listeners = new Set<{ readonly listener: (event: MarathonEvent) => void }>();
+  session.onEvent((_atMs, event) => {
+    for (const entry of [...listeners]) entry.listener(event);
+  });
+  return (listener) => {
+    const entry = { listener };
+    listeners.add(entry);
+    return () => void listeners.delete(entry);
+  };
 }
 
 /** What `/v2/info` reports and the routes validate against: the run's core settings (the workload's options). */

@@ -106,7 +106,11 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
     auth?.close();
   };
   return {
-    address, listening, app, scheduler: session.scheduler, session, workload: pacing.workload,
+    address, listening, app, session, workload: pacing.workload,
+    // The leading core: after a workload's schedulerFailover, the one that took over.
+    get scheduler() {
+      return session.scheduler;
+    },
     reloadAuth: () => auth?.reload(), close: () => (closing ??= close()),
   };
 }

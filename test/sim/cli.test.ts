@@ -94,6 +94,23 @@ t.test('--seed beyond 2^53 - 1 is refused: it would be rounded, and two seeds wo
   }
 });
 
+t.test('swarm: --seeds and --from out of range are refused with their bound, before any seed runs', async (t) => {
+  const cases: readonly [string[], RegExp][] = [
+    [['--seeds', '99999999999999999999'], /^sim swarm: --seeds: expected a whole number from 1 to 1000000, got "99999999999999999999"$/m],
+    [['--seeds', '1000001'], /^sim swarm: --seeds: expected a whole number from 1 to 1000000, got "1000001"$/m],
+    [['--seeds', '0'], /^sim swarm: --seeds: expected a whole number from 1 to 1000000, got "0"$/m],
+    [['--seeds', '1', '--from', '9007199254740992'], /^sim swarm: --from: expected a whole number from 0 to 9007199254740991, got "9007199254740992"$/m],
+    // Seeds past 2^53 - 1 are rounded: 9007199254740993 would run as 9007199254740992, a seed twice.
+    [['--seeds', '4', '--from', '9007199254740990'], /^sim swarm: --from 9007199254740990 --seeds 4: the last seed would be beyond 9007199254740991 \(at most 2 seeds from 9007199254740990\)$/m],
+  ];
+  for (const [args, expected] of cases) {
+    const r = sim(['swarm', ...args]);
+    t.equal(r.code, 2, args.join(' '));
+    t.match(r.err, expected, args.join(' '));
+    t.equal(r.out, '', `${args.join(' ')}: no seed ran`);
+  }
+});
+
 t.test('usage errors exit 2 with the usage text', async (t) => {
   for (const args of [[], ['--seed', 'x', 'f.yaml'], ['--bogus'], [join(dir, 'missing.yaml')]]) {
     const r = sim(args);
@@ -124,7 +141,7 @@ t.test('--help lists every command with the options its own usage shows, and REA
   t.notMatch(sim(['hashes', '--help']).err, /unexpected/, 'hashes --help is not an error');
 });
 
-t.test('an output file that cannot be written: one line, exit 2, before anything runs (the scenario and replay, --trace and --report)', async (t) => {
+t.test('an output file that cannot be written: one line, exit 2, before anything runs (the scenario and replay, --trace and --report; the swarm, --dump)', async (t) => {
   const missingDir = join(dir, 'no-such-dir');
   const cases: { args: string[]; path: string; who: string; reason: RegExp }[] = [
     { args: ['scenarios/partition.yaml', '--trace'], path: join(missingDir, 't.jsonl'), who: 'sim', reason: /no such directory .*no-such-dir$/ },
@@ -133,6 +150,7 @@ t.test('an output file that cannot be written: one line, exit 2, before anything
     { args: ['scenarios/partition.yaml', '--trace'], path: join(file('plain.txt', 'x'), 't.jsonl'), who: 'sim', reason: /plain\.txt is not a directory$/ },
     { args: ['replay', 'docs/recordings/local-web', '--report'], path: join(missingDir, 'r.html'), who: 'sim replay', reason: /no such directory .*no-such-dir$/ },
     { args: ['replay', 'docs/recordings/local-web', '--trace'], path: join(missingDir, 't.jsonl'), who: 'sim replay', reason: /no such directory .*no-such-dir$/ },
+    { args: ['swarm', '--seeds', '1', '--dump'], path: join(missingDir, 'x.yaml'), who: 'sim swarm', reason: /no such directory .*no-such-dir$/ },
   ];
   for (const c of cases) {
     const r = sim([...c.args, c.path]);

@@ -32,7 +32,7 @@ import { MAX_WARNED_STATES } from '../../../src/cluster/mesos/mesos-cluster';
 import { NO_LEADER_WAIT_MS } from '../../../src/ha/leader-proxy';
 import { DEFAULT_WHAT_IF_LIMITS as WHAT_IF, isoDuration } from '../../../src/whatif/what-if-limits';
 import { SAME_INSTANT_MAX, SAME_INSTANT_PER_TASK } from '../../../sim/runner/run-scenario';
-import { RUN_LOOP_STEPS_DEFAULT, RUN_LOOP_STEPS_MAX } from '../../../sim/scenario/scenario-limits';
+import { RUN_LOOP_STEPS_DEFAULT, RUN_LOOP_STEPS_MAX, SCENARIO_ALIASES_MAX } from '../../../sim/scenario/scenario-limits';
 
 /**
  * The numbers README.md and docs/*.md state about bounds, defaults and timings are claims about
@@ -50,6 +50,7 @@ const n = (v: number): string => v.toLocaleString('en-US');
 
 const CLAIMS: Readonly<Record<string, readonly string[]>> = {
   'docs/limits.md': [
+    `| YAML aliases (\`*name\`) in a file | ${n(SCENARIO_ALIASES_MAX)} (`,
     `| ${MAX_JSON_DEPTH} levels | \`MAX_JSON_DEPTH\``,
     `"Nesting depth exceeds ${MAX_JSON_DEPTH}"`,
     `| ${n(MAX_APPS_PER_REQUEST)} | \`MAX_APPS_PER_REQUEST\``,

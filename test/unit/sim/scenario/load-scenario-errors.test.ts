@@ -349,6 +349,14 @@ const cases: readonly Case[] = [
     ],
   },
   {
+    name: 'a spread over an @ field that is not built in (a misspelt @zone would count no values and pass)',
+    text: scenario({ timeline: "  - at: 1m\n    expect: { spread: [{ id: /web, field: '@zones', maxPerValue: 1 }, { id: /web, field: '@rack', values: 1 }] }" }),
+    errors: [
+      `${F}: /timeline/1/expect/spread/0/field: unknown field "@zones"; did you mean "@zone"? (built in: @hostname, @region, @zone; attribute names cannot start with "@") (line 12)`,
+      `${F}: /timeline/1/expect/spread/1/field: unknown field "@rack" (built in: @hostname, @region, @zone; attribute names cannot start with "@") (line 12)`,
+    ],
+  },
+  {
     name: 'schedulerFailover: the takeover after the end of the run',
     text: scenario({ head: 'name: x\nseed: 1\nduration: 2m', timeline: '  - at: 1m55s\n    schedulerFailover: { downtime: 10s }' }),
     errors: [`${F}: /timeline/1/schedulerFailover/downtime: expected the takeover within the run (duration 2m), got a downtime of 10s from 1m55s: no scheduler would lead at the end (line 12)`],

@@ -58,7 +58,10 @@ t.test('parseComparison, compare and their words', async (t) => {
     t.equal(formatExpected(parsed.comparison), expected);
     t.equal(formatSatisfied(parsed.comparison, parsed.comparison.op === '=' ? parsed.comparison.value : 2), satisfied);
   }
-  for (const bad of ['=>2', '2..', '..4', '4..2', 'two', '>=-1', -1, 1.5]) t.equal(parseComparison(bad).ok, false, String(bad));
+  for (const bad of ['=>2', '2..', '..4', '4..2', 'two', '>=-1', -1, 1.5, 99999999999999999999, '>=99999999999999999999', '1..99999999999999999999', '9007199254740992']) {
+    t.equal(parseComparison(bad).ok, false, String(bad));
+  }
+  t.strictSame(parseComparison('<=9007199254740991'), { ok: true, comparison: { op: '<=', value: 9007199254740991 } }, 'up to 2^53 - 1');
 });
 
 t.test('suggestName', async (t) => {

@@ -89,6 +89,19 @@ const cases: readonly { name: string; text: string; error: RegExp }[] = [
     error: /^x\.yaml: line 65, column 65: nesting deeper than 64 levels$/,
   },
   {
+    name: 'more than SCENARIO_ALIASES_MAX aliases (yaml resolves each among those before it: 100,000 in a 300 KB file took minutes)',
+    text: base({ head: 'name: x\nseed: 1\nduration: 2m\ndescription: &d text', timeline: Array.from({ length: 1001 }, () => '  - at: 1m\n    note: *d').join('\n') }),
+    error: /^x\.yaml: \/timeline\/1001\/note: expected at most 1000 YAML aliases \(\*name\) in a file, this is one more \(line 2013\)$/,
+  },
+  {
+    name: 'an alias bomb: more than SCENARIO_NODES_MAX values with its aliases expanded',
+    text: base({
+      head: ['name: x', 'seed: 1', 'duration: 2m', 'a: &a [x, x, x, x, x, x, x, x, x, x]',
+        ...['b', 'c', 'd', 'e', 'f', 'g'].map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdef'[i]}`).join(', ')}]`)].join('\n'),
+    }),
+    error: /^x\.yaml: \/: expected at most 1000000 values with the YAML aliases expanded, got \d+ \(line 1\)$/,
+  },
+  {
     name: 'an error message clips the value it quotes',
     text: base({ head: `name: x\nseed: 1\nduration: "${'1'.repeat(20_000)}ms"` }),
     error: /^x\.yaml: \/duration: duration "1{100}…" \(20002 characters\) is too large \(line 3\)$/,
@@ -114,4 +127,10 @@ t.test('the largest accepted values still load', async (t) => {
   });
   const result = loadScenario(F, text);
   t.ok(result.ok, result.ok ? '' : result.errors.join('\n'));
+  // SCENARIO_ALIASES_MAX aliases.
+  const aliased = loadScenario(F, base({
+    head: 'name: x\nseed: 1\nduration: 2m\ndescription: &d text',
+    timeline: Array.from({ length: 1000 }, () => '  - at: 1m\n    note: *d').join('\n'),
+  }));
+  t.ok(aliased.ok, `1000 aliases load: ${aliased.ok ? '' : aliased.errors.join('\n')}`);
 });
