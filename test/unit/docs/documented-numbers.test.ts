@@ -133,7 +133,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `(${RUN_LOOP_STEPS_DEFAULT / 1e6} million loop steps unless \`--max-steps\` says otherwise;`,
   ],
   'docs/mesos.md': [
-    `a heartbeat timeout of ${MESOS.heartbeatFailureThreshold} missed ${MESOS.heartbeatIntervalSeconds} s heartbeats, reconnect backoff ${MESOS.backoffInitialMs / 1000} s doubling to ${MESOS.backoffMaxMs / 1000} s, ${MESOS.callTimeoutMs / 1000} s call timeout`,
+    `timeout of ${MESOS.heartbeatFailureThreshold} heartbeat intervals without any event (the interval SUBSCRIBED gives, ${MESOS.heartbeatIntervalSeconds} s on current masters and when it gives none: ${MESOS.heartbeatFailureThreshold * MESOS.heartbeatIntervalSeconds} s), reconnect backoff ${MESOS.backoffInitialMs / 1000} s doubling to ${MESOS.backoffMaxMs / 1000} s, ${MESOS.callTimeoutMs / 1000} s for SUBSCRIBED to come and for each call's answer`,
     `no event for ${MESOS.heartbeatFailureThreshold} × the heartbeat interval (${MESOS.heartbeatFailureThreshold * MESOS.heartbeatIntervalSeconds} s)`,
     `at most ${MESOS.maxConsecutiveErrors} times in a row`,
     `| \`--failover_timeout\` | \`${MESOS.failoverTimeoutSeconds}\` (one week)`,
