@@ -3,7 +3,7 @@ import type { AppSpec } from '../../scheduler/model/app';
 import type { Instance } from '../../scheduler/model/instance';
 import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { resolveAppEmbed, type AppEmbed } from './app-embed';
-import { appTaskCounts, appTaskStats, type AppTaskCounts } from './app-task-stats';
+import { appTaskCounts, appTaskStats, type AppTaskCounts, type TaskStatsBasis, taskStatsAt, taskStatsBasis } from './app-task-stats';
 import { instancesTasksJson, instancesTasksText } from './task-json';
 import type { ListPiece } from './list-body-cache';
 
@@ -145,6 +145,22 @@ function keptAppTaskCounts(deps: ApiDeps, spec: AppSpec): AppTaskCounts {
   if (token !== undefined) keptCounts.set(spec, { token, counts });
   return counts;
 }
+
+/**
+ * The basis of the app's `tasksStats` ({@link taskStatsBasis}: counts and start times per group),
+ * kept per spec object (whose version info the groups depend on) with the core's token of its
+ * instances, as the counts are: `embed=apps.taskStats` reads no instance of an unchanged app.
+ */
+function keptTaskStatsBasis(deps: ApiDeps, spec: AppSpec, instancesOf: () => readonly Instance[]): TaskStatsBasis {
+  const token = deps.scheduler.instancesToken(spec.id);
+  const kept = keptStatsBases.get(spec);
+  if (kept !== undefined && token !== undefined && kept.token === token) return kept.basis;
+  const basis = taskStatsBasis(instancesOf(), spec.versionInfo);
+  if (token !== undefined) keptStatsBases.set(spec, { token, basis });
+  return basis;
+}
+
+const keptStatsBases = new WeakMap<AppSpec, { readonly token: object; readonly basis: TaskStatsBasis }>();
 
 /** Per spec object (gone with it): its counts and the token of the instances they were taken from. */
 const keptCounts = new WeakMap<AppSpec, { readonly token: object; readonly counts: AppTaskCounts }>();
@@ -303,6 +319,9 @@ function appEmbedParts(
     const failure = deps.scheduler.lastTaskFailure(spec.id);
     if (failure !== undefined) parts.push(['lastTaskFailure', { ...failure }]);
   }
-  if (want.has('taskStats')) parts.push(['tasksStats', appTaskStats(instances(), spec.versionInfo, deps.clock.nowMs())]);
+  if (want.has('taskStats')) {
+    const nowMs = deps.clock.nowMs();
+    parts.push(['tasksStats', tasksAs === 'text' ? taskStatsAt(keptTaskStatsBasis(deps, spec, instances), nowMs) : appTaskStats(instances(), spec.versionInfo, nowMs)]);
+  }
   return parts;
 }

@@ -16,7 +16,7 @@ interface Counted {
   readonly running: boolean;
   readonly healthy: boolean;
   readonly unhealthy: boolean;
-  readonly lifeTimeSeconds?: number;
+  readonly startedAtMs: number | undefined;
 }
 
 /**
@@ -54,21 +54,56 @@ export function appTaskCounts(instances: readonly Instance[]): AppTaskCounts {
 export function appTaskStats(
   instances: readonly Instance[], versionInfo: VersionInfo, nowMs: number,
 ): Record<string, unknown> {
-  const all = counted(instances, nowMs);
-  const groups: Record<string, readonly Counted[]> = {
-    startedAfterLastScaling: all.filter((c) => c.version >= versionInfo.lastScalingAt),
-    withLatestConfig: all.filter((c) => c.version >= versionInfo.lastConfigChangeAt),
-    withOutdatedConfig: all.filter((c) => c.version < versionInfo.lastConfigChangeAt),
-    totalSummary: all,
-  };
+  return taskStatsAt(taskStatsBasis(instances, versionInfo), nowMs);
+}
+
+/**
+ * What {@link appTaskStats} needs of the instances, for any time: each group's counts and its
+ * tasks' start times, latest first (life times shortest first). The API keeps it with the
+ * core's token of the app's instances (app-json.ts), so a list of 100,000 tasks does not read,
+ * filter and sort them per request; only the life times are taken at each read's `nowMs`.
+ */
+export interface TaskStatsBasis {
+  readonly groups: readonly { readonly name: string; readonly counts: AppTaskCounts; readonly startedDescMs: Float64Array }[];
+}
+
+export function taskStatsBasis(instances: readonly Instance[], versionInfo: VersionInfo): TaskStatsBasis {
+  const all = counted(instances);
+  const lists: [string, readonly Counted[]][] = [
+    ['startedAfterLastScaling', all.filter((c) => c.version >= versionInfo.lastScalingAt)],
+    ['withLatestConfig', all.filter((c) => c.version >= versionInfo.lastConfigChangeAt)],
+    ['withOutdatedConfig', all.filter((c) => c.version < versionInfo.lastConfigChangeAt)],
+    ['totalSummary', all],
+  ];
+  const groups: { name: string; counts: AppTaskCounts; startedDescMs: Float64Array }[] = [];
+  for (const [name, list] of lists) {
+    if (list.length === 0) continue;
+    const started = list.flatMap((c) => (c.startedAtMs === undefined ? [] : [c.startedAtMs])).sort((a, b) => b - a);
+    groups.push({ name, counts: countsOf(list), startedDescMs: Float64Array.from(started) });
+  }
+  return { groups };
+}
+
+/** {@link appTaskStats} at `nowMs` from its basis: the same numbers, summed in the same order. */
+export function taskStatsAt(basis: TaskStatsBasis, nowMs: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, list] of Object.entries(groups)) {
-    if (list.length > 0) out[name] = { stats: statsOf(list) };
+  for (const g of basis.groups) {
+    const c = g.counts;
+    const counts = { staged: c.tasksStaged, running: c.tasksRunning, healthy: c.tasksHealthy, unhealthy: c.tasksUnhealthy };
+    const started = g.startedDescMs;
+    if (started.length === 0) {
+      out[g.name] = { stats: { counts } };
+      continue;
+    }
+    let sum = 0;
+    for (let i = 0; i < started.length; i++) sum += (nowMs - started[i]) / 1000;
+    const medianSeconds = (nowMs - started[Math.floor(started.length / 2)]) / 1000;
+    out[g.name] = { stats: { counts, lifeTime: { averageSeconds: sum / started.length, medianSeconds } } };
   }
   return out;
 }
 
-function counted(instances: readonly Instance[], nowMs: number): Counted[] {
+function counted(instances: readonly Instance[]): Counted[] {
   const out: Counted[] = [];
   for (const inst of instances) {
     const task = currentTask(inst);
@@ -79,7 +114,7 @@ function counted(instances: readonly Instance[], nowMs: number): Counted[] {
       running: isRunning(task),
       healthy: inst.healthy === true,
       unhealthy: inst.healthy === false,
-      ...(task.startedAtMs !== undefined ? { lifeTimeSeconds: (nowMs - task.startedAtMs) / 1000 } : {}),
+      startedAtMs: task.startedAtMs,
     });
   }
   return out;
@@ -105,13 +140,4 @@ function countsOf(list: readonly Counted[]): AppTaskCounts {
     tasksHealthy: list.filter((c) => c.healthy).length,
     tasksUnhealthy: list.filter((c) => c.unhealthy).length,
   };
-}
-
-function statsOf(list: readonly Counted[]): Record<string, unknown> {
-  const c = countsOf(list);
-  const counts = { staged: c.tasksStaged, running: c.tasksRunning, healthy: c.tasksHealthy, unhealthy: c.tasksUnhealthy };
-  const lifeTimes = list.flatMap((x) => (x.lifeTimeSeconds === undefined ? [] : [x.lifeTimeSeconds])).sort((a, b) => a - b);
-  if (lifeTimes.length === 0) return { counts };
-  const averageSeconds = lifeTimes.reduce((sum, v) => sum + v, 0) / lifeTimes.length;
-  return { counts, lifeTime: { averageSeconds, medianSeconds: lifeTimes[Math.floor(lifeTimes.length / 2)] } };
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { appsPieces } from '../../../src/api/render/app-json';
+import { appsJson, appsPieces } from '../../../src/api/render/app-json';
 import { hasCurrentTaskText } from '../../../src/api/render/task-json';
 import { listTasksText } from '../../../src/api/v2/tasks/list-tasks';
 import type { AppSpec } from '../../../src/scheduler/model/app';
@@ -86,4 +86,34 @@ t.test('the web UI\'s list (embed=apps.lastTaskFailure): the very same piece whi
   t.not(after[0], first[0], '/a: a task failed, a new piece');
   t.match(after[0].parts[0], /"lastTaskFailure":\{[^}]*"message":"exit 3"/, 'with the failure');
   t.equal(after[1], first[1], '/h: the same piece');
+});
+
+t.test('embed=apps.taskStats: the kept basis gives the life times at each read (the clock moves, the instances do not)', async (t) => {
+  const fx = apiFor(t);
+  await running(t, fx, appBody({ id: '/a', instances: 3 }));
+  const specs = (): AppSpec[] => fx.deps.scheduler.runSpecs().filter((s): s is AppSpec => s.kind === 'app');
+  const embed = new Set(['apps.taskStats', 'counts', 'deployments']);
+  const stats = (): { averageSeconds: number; medianSeconds: number } => {
+    const text = appsPieces(fx.deps, specs(), embed)[0].parts[0];
+    const reference = JSON.stringify(appsJson(fx.deps, specs(), embed)[0]);
+    t.equal(text, reference, 'the text is the object rendering\'s JSON');
+    return (JSON.parse(text) as { tasksStats: { totalSummary: { stats: { lifeTime: { averageSeconds: number; medianSeconds: number } } } } }).tasksStats.totalSummary.stats.lifeTime;
+  };
+  const before = stats();
+  fx.harness.advance(5000);
+  const after = stats();
+  t.equal(after.averageSeconds - before.averageSeconds, 5, 'five seconds older on average');
+  t.equal(after.medianSeconds - before.medianSeconds, 5, 'and by the median');
+  const scheduler = fx.deps.scheduler;
+  const read = scheduler.instances.bind(scheduler);
+  let reads = 0;
+  scheduler.instances = (id: string) => {
+    reads++;
+    return read(id);
+  };
+  t.teardown(() => {
+    scheduler.instances = read;
+  });
+  appsPieces(fx.deps, specs(), embed);
+  t.equal(reads, 0, 'an unchanged app\'s instances are not read again');
 });
