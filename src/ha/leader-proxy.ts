@@ -86,7 +86,7 @@ export const leaderProxy = fp<LeaderProxyOptions>(async (app: FastifyInstance, o
         streams.set(reply, leader);
         reply.raw.once('close', () => streams.delete(reply));
       }
-      forward(request, reply, `${options.scheme}://${leader}`, via);
+      forward(request, reply, `${options.scheme}://${leader}`, via, pathOf(request.url) === '/v2/events');
     }, done);
   });
 });
@@ -116,7 +116,7 @@ function knownLeader(leadership: LeadershipView): string | undefined {
   return leader === undefined || leader === leadership.self ? undefined : leader;
 }
 
-function forward(request: FastifyRequest, reply: FastifyReply, origin: string, via: string): void {
+function forward(request: FastifyRequest, reply: FastifyReply, origin: string, via: string, stream: boolean): void {
   const withBody = carriesBody(request);
   // The client's address, read now: once a forwarded body has been streamed out, the raw request
   // has let go of its socket (its request record named no client).
@@ -128,11 +128,26 @@ function forward(request: FastifyRequest, reply: FastifyReply, origin: string, v
       rewriteRequestHeaders: (_req, headers) => requestHeaders(headers, via, client, withBody),
       rewriteHeaders: (headers) => ({ ...headers, [VIA_HEADER]: via }),
       onError: (r, { error }) => void r.send(proxyError(error)),
+      ...(stream ? { onResponse: (_req: unknown, _reply: unknown, res: { stream: NodeJS.ReadableStream }) => sendStreamHeadersAtOnce(reply, res.stream) } : {}),
     });
   } catch (err) {
     // reply-from refuses a path it cannot forward safely (`..` segments, bad escapes) before sending.
     void reply.send(badRequest(`cannot forward ${request.method} ${request.url} to the leader: ${(err as Error).message}`));
   }
+}
+
+/**
+ * An event stream's status and headers go out as soon as the leader's arrive. Fastify writes a
+ * streamed reply's headers only with its first body byte, and a filtered stream's first byte may
+ * be an event minutes later or the leader's keep-alive 10 s later, while the client (eventsource's
+ * `open`) waits for the 200 the leader already gave. Fastify pipes the stream once it has set
+ * every header (the leader's, Via), and the pipe is the moment to flush them.
+ */
+function sendStreamHeadersAtOnce(reply: FastifyReply, stream: NodeJS.ReadableStream): void {
+  reply.raw.once('pipe', () => {
+    if (!reply.raw.headersSent) reply.raw.flushHeaders();
+  });
+  void reply.send(stream);
 }
 
 function carriesBody(request: FastifyRequest): boolean {
