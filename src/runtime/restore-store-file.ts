@@ -29,8 +29,8 @@ export function keepStoreFile(store: RuntimeStore, storePath: string, lock: Stor
   if (restore === undefined) return { check: () => undefined, stop: () => undefined };
   const storeLog = log.child({ component: 'store' });
   let failing: string | undefined;
-  let lockLost = false;
   const check = (): void => {
+    let lockLost = false;
     try {
       const bytes = restore(() => {
         lockLost = !lock.holdsOrRetakes();
