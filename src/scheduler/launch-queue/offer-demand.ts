@@ -8,9 +8,12 @@ import { inBackoff } from '../instances/backoff';
  * scheduled instances, is not being deleted and is out of backoff. Only run specs marked dirty are
  * re-examined, so the cost follows the changes, not the number of run specs.
  *
- * Revive whenever a run spec starts wanting offers or gets more instances to place than at the
- * last look (a scale-up, a relaunch): a revive clears the refuse filters of earlier declines, so
- * the new work sees every agent again, as Marathon revives for each newly scheduled instance.
+ * Revive whenever a run spec starts wanting offers, gets more instances to place than at the
+ * last look (a scale-up, a relaunch), or gets a new definition (not a scale) while instances wait (a forced
+ * update of an app whose instances were never placed, say from cpus 1000 to 0.01, which Marathon
+ * replaces by newly scheduled instances): a revive clears the refuse filters of earlier declines
+ * (`--decline_offer_duration`, 120 s), so the new work sees every agent again, as Marathon revives
+ * for each newly scheduled instance.
  * Suppress a role when nothing of it wants offers: when its last run spec stops wanting them, and
  * once the first offers came and whenever the framework's roles change ({@link suppressIdle}).
  *
@@ -75,16 +78,17 @@ export class OfferDemand {
       // Instances still to create count as work already seen: creating them in chunks is not new work.
       const scheduled = rs.scheduled.length + rs.toCreate;
       if (entry === undefined) {
-        entry = { rs, roles, scheduled, matcherState: undefined };
+        entry = { rs, roles, scheduled, config: rs.spec.versionInfo.lastConfigChangeAt, matcherState: undefined };
         this.wanting.set(rs, entry);
         for (const role of roles) {
           this.bump(role, 1);
           if (!revive.includes(role)) revive.push(role);
         }
-      } else if (scheduled > entry.scheduled) {
+      } else if (scheduled > entry.scheduled || rs.spec.versionInfo.lastConfigChangeAt !== entry.config) {
         for (const role of roles) if (!revive.includes(role)) revive.push(role);
       }
       entry.scheduled = scheduled;
+      entry.config = rs.spec.versionInfo.lastConfigChangeAt;
     }
     dirty.clear();
     if (revive.length > 0) {
@@ -143,7 +147,7 @@ export class OfferDemand {
       const rs = entry.rs;
       if (dirty.has(rs)) continue;
       const scheduled = rs.scheduled.length + rs.toCreate;
-      if (scheduled > entry.scheduled || scheduled === 0) dirty.add(rs);
+      if (scheduled > entry.scheduled || scheduled === 0 || rs.spec.versionInfo.lastConfigChangeAt !== entry.config) dirty.add(rs);
       else entry.scheduled = scheduled;
     }
     this.placedFrom.length = 0;
@@ -172,6 +176,8 @@ export interface WantingRunSpec {
   readonly roles: readonly string[];
   /** Its scheduled (and still to create) instances at the last sync, to notice new work. */
   scheduled: number;
+  /** Its definition's `lastConfigChangeAt` at the last sync: a new definition while instances wait is new work too (a scale is not). */
+  config: string;
   /**
    * The matcher's state for this run spec (match-offers.ts: its candidate), kept here so that a
    * matching cycle reads it without a lookup per run spec; the demand never reads it. Gone with
