@@ -33,35 +33,33 @@ export const DEFAULT_WHAT_IF_LIMITS: WhatIfLimits = {
 /** The fork cannot be taken or the question cannot be asked (422 with the message). */
 export class WhatIfRefused extends Error {}
 
-const ISO_DURATION = /^PT(?=\d)(?:(\d{1,6})H)?(?:(\d{1,8})M)?(?:(\d{1,10})(?:\.(\d{1,3}))?S)?$/;
+/** `PT` then hours, minutes and seconds (with a fraction), each optional; how many digits each may have is checked after. */
+const ISO_DURATION = /^PT(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d+))?S)?$/;
+
+/** The most digits of the hours, minutes and seconds (each part's value stays exact), and of a fraction (milliseconds). */
+const PART_DIGITS_MAX = [6, 8, 10] as const;
+const FRACTION_DIGITS_MAX = 3;
 
 /**
  * `simulate`: an ISO 8601 duration of hours, minutes and seconds (`PT30M`, `PT1H30M`, `PT90S`,
- * `PT0.5S`), above zero and at most `maxMs`. Returns ms, or why the value is refused.
+ * `PT0.5S`), above zero and at most `maxMs`. Returns ms, or why the value is refused: not such a
+ * duration, more precise than milliseconds, longer than `maxMs` (however many digits say so), or
+ * written with more digits than a part may have.
  */
 export function parseSimulate(value: unknown, maxMs: number): { ok: true; ms: number } | { ok: false; message: string } {
   if (typeof value !== 'string') return { ok: false, message: 'simulate must be given once, as an ISO 8601 duration such as PT30M' };
-  const m = ISO_DURATION.exec(value);
-  if (m === null || value === 'PT') return { ok: false, message: unparsedSimulate(value, maxMs) };
-  const ms = Number(m[1] ?? 0) * 3_600_000 + Number(m[2] ?? 0) * 60_000 + Number(m[3] ?? 0) * 1000 + Number((m[4] ?? '').padEnd(3, '0'));
-  if (ms <= 0) return { ok: false, message: 'simulate must be longer than zero' };
-  if (ms > maxMs) return { ok: false, message: `simulate may be at most ${isoDuration(maxMs)} (docs/limits.md); got ${JSON.stringify(value)}` };
-  return { ok: true, ms };
-}
-
-/** Any number of digits per part: a duration the bounded pattern refuses only for its size or precision. */
-const ISO_DURATION_UNBOUNDED = /^PT(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d+))?S)?$/;
-
-/** Why `value`, which the bounded pattern refused, is refused: too precise, too long, or not a duration of this form. */
-function unparsedSimulate(value: string, maxMs: number): string {
   const shown = JSON.stringify(value.slice(0, 40));
-  const m = ISO_DURATION_UNBOUNDED.exec(value);
   const expected = `simulate must be an ISO 8601 duration such as PT30M, PT1H30M or PT90S; got ${shown}`;
-  if (m === null) return expected;
-  if ((m[4] ?? '').length > 3) return `simulate is counted in milliseconds: at most 3 digits after the point; got ${shown}`;
-  // Approximate (a float), only to tell a duration that is too long from one written with too many digits.
-  const ms = Number(m[1] ?? 0) * 3_600_000 + Number(m[2] ?? 0) * 60_000 + Number(m[3] ?? 0) * 1000;
-  return ms > maxMs ? `simulate may be at most ${isoDuration(maxMs)} (docs/limits.md); got ${shown}` : `${expected} (too many digits)`;
+  const m = ISO_DURATION.exec(value);
+  if (m === null || value === 'PT') return { ok: false, message: expected };
+  const fraction = m[4] ?? '';
+  if (fraction.length > FRACTION_DIGITS_MAX) return { ok: false, message: `simulate is counted in milliseconds: at most ${FRACTION_DIGITS_MAX} digits after the point; got ${shown}` };
+  // Exact while every part is within its digits; beyond them only compared with the bound.
+  const ms = Number(m[1] ?? 0) * 3_600_000 + Number(m[2] ?? 0) * 60_000 + Number(m[3] ?? 0) * 1000 + Number(fraction.padEnd(FRACTION_DIGITS_MAX, '0'));
+  if (ms > maxMs) return { ok: false, message: `simulate may be at most ${isoDuration(maxMs)} (docs/limits.md); got ${shown}` };
+  if (PART_DIGITS_MAX.some((max, i) => (m[i + 1] ?? '').length > max)) return { ok: false, message: `${expected} (too many digits)` };
+  if (ms <= 0) return { ok: false, message: 'simulate must be longer than zero' };
+  return { ok: true, ms };
 }
 
 /** ms as an ISO 8601 duration (`PT1H2M3.004S`); `PT0S` for zero. */
