@@ -110,10 +110,12 @@ export class ListBodyCache {
 }
 
 /**
- * Sends a list answer: one chunk as it is; more as a stream of the chunks with the answer's
- * `content-length` (the same bytes and headers as one buffer would give, no chunked encoding).
+ * Sends a list answer as JSON (`application/json; charset=utf-8`): one chunk as it is; more as a
+ * stream of the chunks with the answer's `content-length` (the same bytes and headers as one
+ * buffer would give, no chunked encoding).
  */
 export function sendListBody(reply: FastifyReply, body: ListBody): FastifyReply {
+  void reply.type('application/json; charset=utf-8');
   if (body.chunks.length === 1) return reply.send(body.chunks[0]);
   let next = 0;
   const chunks = body.chunks;

@@ -33,7 +33,7 @@ export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.addHook('onClose', async () => stopRendering());
   app.get('/v2/apps', (request, reply) => {
     const pieces = listAppsPieces(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
-    return sendListBody(reply.type(JSON_TYPE), bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX));
+    return sendListBody(reply, bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX));
   });
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
   app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));

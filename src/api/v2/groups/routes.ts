@@ -1,35 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import type { Query } from '../../query';
+import { ListBodyCache, sendListBody } from '../../render/list-body-cache';
 import { getGroups, getGroupText } from './group-read-handlers';
 import { deleteGroup, type GroupWrite, patchGroup, postGroup, putGroup } from './group-write-handlers';
 
 type WildcardRequest = FastifyRequest<{ Params: { '*'?: string } }>;
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * The UTF-8 of the last few kept group texts (getGroupText answers the very same string while its
- * group is unchanged): a 6 MB tree is not encoded into a fresh buffer at every read. At most
- * {@link KEPT_ENCODINGS} texts, the least recently answered dropped first.
- */
-class KeptEncodings {
-  private readonly kept = new Map<string, Buffer>();
-
-  of(text: string): Buffer {
-    let bytes = this.kept.get(text);
-    if (bytes !== undefined) this.kept.delete(text);
-    else bytes = Buffer.from(text, 'utf8');
-    this.kept.set(text, bytes);
-    for (const old of this.kept.keys()) {
-      if (this.kept.size <= KEPT_ENCODINGS) break;
-      this.kept.delete(old);
-    }
-    return bytes;
-  }
-}
-
-const KEPT_ENCODINGS = 4;
 
 /**
  * `/v2/groups` (facts 65–76, spec sections 2.7, 4): the group tree.
@@ -46,7 +22,8 @@ const KEPT_ENCODINGS = 4;
  * Pods are read-only here (spec section 1, rule 5): bodies cannot create or change them.
  */
 export function groupsRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  const encoded = new KeptEncodings();
+  // The kept texts' encodings, per path and query: an unchanged tree is answered without encoding its 6 MB again (list-body-cache.ts).
+  const bodies = new ListBodyCache();
   const write = (req: WildcardRequest): GroupWrite => ({ rest: req.params['*'] ?? '', query: req.query as Query, body: req.body, origin: req });
 
   for (const url of ['/v2/groups', '/v2/groups/*']) {
@@ -54,7 +31,7 @@ export function groupsRoutes(app: FastifyInstance, deps: ApiDeps): void {
       const rest = req.params['*'] ?? '';
       // The kept text only for a caller who may view everything: an authorization filter trims the object answer.
       const text = req.access === null || req.access === undefined || req.access.seesEverything() ? getGroupText(deps, rest, req.query as Query) : undefined;
-      return text === undefined ? getGroups(deps, rest, req.query as Query) : reply.type(JSON_TYPE).send(encoded.of(text));
+      return text === undefined ? getGroups(deps, rest, req.query as Query) : sendListBody(reply, bodies.body(req.url, '', [{ key: rest, parts: [text] }], ''));
     });
     app.post(url, async (req: WildcardRequest, reply) => postGroup(deps, write(req), reply));
     app.put(url, async (req: WildcardRequest, reply) => putGroup(deps, write(req), reply));

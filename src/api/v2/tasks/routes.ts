@@ -26,7 +26,7 @@ export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
     }
     const pieces = listTasksPieces(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
-    return sendListBody(reply.type('application/json; charset=utf-8'), bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
+    return sendListBody(reply, bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
   });
 
   app.post('/v2/tasks/delete', (req, reply) => {
