@@ -4,7 +4,7 @@ import type { Instance } from '../../scheduler/model/instance';
 import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { resolveAppEmbed, type AppEmbed } from './app-embed';
 import { appTaskCounts, appTaskStats, type AppTaskCounts, type TaskStatsBasis, taskStatsAt, taskStatsBasis } from './app-task-stats';
-import { instancesTasksJson, instancesTasksText } from './task-json';
+import { hasHealthState, instancesTasksJson, instancesTasksText } from './task-json';
 import type { ListPiece } from './list-body-cache';
 
 /**
@@ -138,12 +138,7 @@ function countedAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbe
  * read 100,000 instances per request to learn that none changed (issue 13).
  */
 function keptAppTaskCounts(deps: ApiDeps, spec: AppSpec): AppTaskCounts {
-  const token = deps.scheduler.instancesToken(spec.id);
-  const kept = keptCounts.get(spec);
-  if (kept !== undefined && token !== undefined && kept.token === token) return kept.counts;
-  const counts = appTaskCounts(deps.scheduler.instances(spec.id));
-  if (token !== undefined) keptCounts.set(spec, { token, counts });
-  return counts;
+  return keptForInstances(keptCounts, deps, spec, () => appTaskCounts(deps.scheduler.instances(spec.id)));
 }
 
 /**
@@ -152,18 +147,30 @@ function keptAppTaskCounts(deps: ApiDeps, spec: AppSpec): AppTaskCounts {
  * instances, as the counts are: `embed=apps.taskStats` reads no instance of an unchanged app.
  */
 function keptTaskStatsBasis(deps: ApiDeps, spec: AppSpec, instancesOf: () => readonly Instance[]): TaskStatsBasis {
-  const token = deps.scheduler.instancesToken(spec.id);
-  const kept = keptStatsBases.get(spec);
-  if (kept !== undefined && token !== undefined && kept.token === token) return kept.basis;
-  const basis = taskStatsBasis(instancesOf(), spec.versionInfo);
-  if (token !== undefined) keptStatsBases.set(spec, { token, basis });
-  return basis;
+  return keptForInstances(keptStatsBases, deps, spec, () => taskStatsBasis(instancesOf(), spec.versionInfo));
 }
 
-const keptStatsBases = new WeakMap<AppSpec, { readonly token: object; readonly basis: TaskStatsBasis }>();
+/** A value computed from an app's instances, kept per spec object with the token of the instances it was computed from. */
+type KeptForInstances<T> = WeakMap<AppSpec, { readonly token: object; readonly value: T }>;
+
+/**
+ * `compute()`, or what it gave last time for this spec object while the core's token of the
+ * app's instances (`instancesToken`) is the same object: nothing they show changed since. Not
+ * kept while the app has no token (none of its instances changed since this core started).
+ */
+function keptForInstances<T>(kept: KeptForInstances<T>, deps: ApiDeps, spec: AppSpec, compute: () => T): T {
+  const token = deps.scheduler.instancesToken(spec.id);
+  const last = kept.get(spec);
+  if (last !== undefined && token !== undefined && last.token === token) return last.value;
+  const value = compute();
+  if (token !== undefined) kept.set(spec, { token, value });
+  return value;
+}
+
+const keptStatsBases: KeptForInstances<TaskStatsBasis> = new WeakMap();
 
 /** Per spec object (gone with it): its counts and the token of the instances they were taken from. */
-const keptCounts = new WeakMap<AppSpec, { readonly token: object; readonly counts: AppTaskCounts }>();
+const keptCounts: KeptForInstances<AppTaskCounts> = new WeakMap();
 
 const NO_COUNTS: AppTaskCounts = { tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnhealthy: 0 };
 
@@ -212,7 +219,7 @@ function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>,
     const instances = deps.scheduler.instances(spec.id);
     text += `,"tasks":${instancesTasksText(deps, instances)}${after}`;
     withHealth = spec.healthChecks.length > 0;
-    if (!withHealth) for (const instance of instances) if ((deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
+    withHealth ||= instances.some((instance) => hasHealthState(deps, instance));
   }
   const piece: ListPiece = { key: spec.id, parts: [`${text}}`] };
   if (token === undefined || withHealth) {

@@ -51,14 +51,22 @@ export function taskText(deps: ApiDeps, instance: Instance, task: Task, serviceP
   // Without health results, the kept text itself: the same string object while nothing changed
   // (what the list's kept answer is checked against, list-body-cache.ts). Most instances have no
   // check state at all: answered without building the (empty) results (100,000 tasks per list).
-  const states = deps.scheduler.healthChecks(instance.instanceId);
-  if (states === undefined || states.length === 0) return plain;
+  if (!hasHealthState(deps, instance)) return plain;
   const health = healthCheckResultsJson(deps, instance);
   if (health.length === 0) return plain;
   // `"healthCheckResults":[]` occurs once in the text: no JSON string can contain it (a quote
   // inside a string is escaped).
   const at = plain.indexOf(HEALTH_EMPTY) + HEALTH_EMPTY.length - 2;
   return plain.slice(0, at) + JSON.stringify(health) + plain.slice(at + 2);
+}
+
+/**
+ * Whether the core holds health check state for the instance: its tasks' texts then carry results
+ * read at every call ({@link taskText}), so a list that keeps texts per token of the instances
+ * (list-tasks.ts, app-json.ts) cannot keep them for its app.
+ */
+export function hasHealthState(deps: ApiDeps, instance: Instance): boolean {
+  return (deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../../api-deps';
 import { queryAll, type Query } from '../../query';
-import { plainTaskTextKept, taskJson, taskText } from '../../render/task-json';
+import { hasHealthState, plainTaskTextKept, taskJson, taskText } from '../../render/task-json';
 import type { ListPiece } from '../../render/list-body-cache';
 import { servicePortsOf } from '../../../scheduler/index';
 import type { Condition } from '../../../scheduler/model/condition';
@@ -77,7 +77,7 @@ export function listTasksPieces(deps: ApiDeps, conditions: ReadonlySet<Condition
       if (conditions.size > 0 && !conditions.has(instance.condition)) continue;
       if (instance.tasks.length === 0) continue;
       // The check state looked up once per instance: none (most) gives the kept texts as they are.
-      if ((deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) {
+      if (hasHealthState(deps, instance)) {
         withHealth = true;
         for (const task of instance.tasks) parts.push(taskText(deps, instance, task, portsText));
       } else {
