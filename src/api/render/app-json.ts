@@ -218,8 +218,7 @@ function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>,
   if (withTasks) {
     const instances = deps.scheduler.instances(spec.id);
     text += `,"tasks":${instancesTasksText(deps, instances)}${after}`;
-    withHealth = spec.healthChecks.length > 0;
-    withHealth ||= instances.some((instance) => hasHealthState(deps, instance));
+    withHealth = spec.healthChecks.length > 0 || instances.some((instance) => hasHealthState(deps, instance));
   }
   const piece: ListPiece = { key: spec.id, parts: [`${text}}`] };
   if (token === undefined || withHealth) {
