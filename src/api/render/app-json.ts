@@ -138,7 +138,7 @@ function countedAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbe
  * read 100,000 instances per request to learn that none changed (issue 13).
  */
 function keptAppTaskCounts(deps: ApiDeps, spec: AppSpec): AppTaskCounts {
-  return keptForInstances(keptCounts, deps, spec, () => appTaskCounts(deps.scheduler.instances(spec.id)));
+  return keptForInstances(keptCounts, deps, spec, countTasks);
 }
 
 /**
@@ -146,23 +146,27 @@ function keptAppTaskCounts(deps: ApiDeps, spec: AppSpec): AppTaskCounts {
  * kept per spec object (whose version info the groups depend on) with the core's token of its
  * instances, as the counts are: `embed=apps.taskStats` reads no instance of an unchanged app.
  */
-function keptTaskStatsBasis(deps: ApiDeps, spec: AppSpec, instancesOf: () => readonly Instance[]): TaskStatsBasis {
-  return keptForInstances(keptStatsBases, deps, spec, () => taskStatsBasis(instancesOf(), spec.versionInfo));
+function keptTaskStatsBasis(deps: ApiDeps, spec: AppSpec): TaskStatsBasis {
+  return keptForInstances(keptStatsBases, deps, spec, statsBasis);
 }
+
+// Module-level, not closures: the counts are looked up for every app of every `GET /v2/apps`.
+const countTasks = (deps: ApiDeps, spec: AppSpec): AppTaskCounts => appTaskCounts(deps.scheduler.instances(spec.id));
+const statsBasis = (deps: ApiDeps, spec: AppSpec): TaskStatsBasis => taskStatsBasis(deps.scheduler.instances(spec.id), spec.versionInfo);
 
 /** A value computed from an app's instances, kept per spec object with the token of the instances it was computed from. */
 type KeptForInstances<T> = WeakMap<AppSpec, { readonly token: object; readonly value: T }>;
 
 /**
- * `compute()`, or what it gave last time for this spec object while the core's token of the
+ * `compute(deps, spec)`, or what it gave last time for this spec object while the core's token of the
  * app's instances (`instancesToken`) is the same object: nothing they show changed since. Not
  * kept while the app has no token (none of its instances changed since this core started).
  */
-function keptForInstances<T>(kept: KeptForInstances<T>, deps: ApiDeps, spec: AppSpec, compute: () => T): T {
+function keptForInstances<T>(kept: KeptForInstances<T>, deps: ApiDeps, spec: AppSpec, compute: (deps: ApiDeps, spec: AppSpec) => T): T {
   const token = deps.scheduler.instancesToken(spec.id);
   const last = kept.get(spec);
   if (last !== undefined && token !== undefined && last.token === token) return last.value;
-  const value = compute();
+  const value = compute(deps, spec);
   if (token !== undefined) kept.set(spec, { token, value });
   return value;
 }
@@ -327,7 +331,7 @@ function appEmbedParts(
   }
   if (want.has('taskStats')) {
     const nowMs = deps.clock.nowMs();
-    parts.push(['tasksStats', tasksAs === 'text' ? taskStatsAt(keptTaskStatsBasis(deps, spec, instances), nowMs) : appTaskStats(instances(), spec.versionInfo, nowMs)]);
+    parts.push(['tasksStats', tasksAs === 'text' ? taskStatsAt(keptTaskStatsBasis(deps, spec), nowMs) : appTaskStats(instances(), spec.versionInfo, nowMs)]);
   }
   return parts;
 }
