@@ -4,7 +4,7 @@ import type { Instance } from '../../scheduler/model/instance';
 import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { resolveAppEmbed, type AppEmbed } from './app-embed';
 import { appTaskCounts, appTaskStats, type AppTaskCounts, type TaskStatsBasis, taskStatsAt, taskStatsBasis } from './app-task-stats';
-import { hasHealthState, instancesTasksJson, instancesTasksText } from './task-json';
+import { hasHealthState, instancesTasksJson, instancesTasksText, instancesTaskTexts } from './task-json';
 import type { ListPiece } from './list-body-cache';
 
 /**
@@ -65,11 +65,13 @@ export function appsText(deps: ApiDeps, apps: readonly AppSpec[], embed: Readonl
  * is what lets `GET /v2/apps` answer a kept encoding (list-body-cache.ts).
  */
 export function appsParts(deps: ApiDeps, apps: readonly AppSpec[], embed: ReadonlySet<string>): string[] {
-  return appsPieces(deps, apps, embed).map((p) => p.parts[0]);
+  return appsPieces(deps, apps, embed).map((p) => (p.parts.length === 1 ? p.parts[0] : p.parts.join(',')));
 }
 
 /**
- * {@link appsParts} as list pieces named by app id, one part each: with the list's own embeds the
+ * {@link appsParts} as list pieces named by app id, one part each (with `tasks` embedded, the app's
+ * text in parts joined by `,`: the tasks' kept texts, the app's text around them in the first and
+ * the last, see {@link keptAppPiece}): with the list's own embeds the
  * very same piece object as last time while the app's text is the same (kept with it), so a list
  * of 10,000 apps in which nothing changed allocates no piece per app and the kept answer is
  * recognized by identity (list-body-cache.ts).
@@ -217,14 +219,28 @@ function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>,
   let bySpec = keptPieces.get(spec);
   const kept = bySpec?.get(key);
   if (kept !== undefined && token !== undefined && kept.token === token && kept.before === before && kept.after === after) return kept.piece;
-  let text = `${appDefinitionHead(spec)}${before}`;
+  let parts: string[];
   let withHealth = false;
   if (withTasks) {
     const instances = deps.scheduler.instances(spec.id);
-    text += `,"tasks":${instancesTasksText(deps, instances)}${after}`;
+    // The tasks' kept texts are parts of their own, which the list joins with `,` as it joins any
+    // two parts: the app's text around them goes into the first and the last. One string of the
+    // whole app (100 tasks: 40 kB) was a join, then a second copy when the list encoded it (a
+    // string of concatenations is flattened first), and a third copy of the task texts kept in
+    // the piece: 40 MB of each for 100,000 tasks, most of the first read's 1.5–2 s (issue 13).
+    parts = instancesTaskTexts(deps, instances);
+    const head = `${appDefinitionHead(spec)}${before},"tasks":[`;
+    const tail = `]${after}}`;
+    if (parts.length === 0) parts.push(head + tail);
+    else {
+      parts[0] = head + parts[0];
+      parts[parts.length - 1] += tail;
+    }
     withHealth = spec.healthChecks.length > 0 || instances.some((instance) => hasHealthState(deps, instance));
+  } else {
+    parts = [`${appDefinitionHead(spec)}${before}}`];
   }
-  const piece: ListPiece = { key: spec.id, parts: [`${text}}`] };
+  const piece: ListPiece = { key: spec.id, parts };
   if (token === undefined || withHealth) {
     bySpec?.delete(key);
     return piece;

@@ -16,7 +16,8 @@ export const LIST_BODY_CACHE_BYTES = 64 * 1024 * 1024;
 export const LIST_SEGMENT_CHARS = 256 * 1024;
 
 /**
- * One app's share of a list answer (`GET /v2/apps`: its text; `GET /v2/tasks`: its tasks' texts),
+ * One app's share of a list answer (`GET /v2/apps`: its text, in parts joined by `,` when its
+ * tasks are embedded; `GET /v2/tasks`: its tasks' texts),
  * named by `key` (the app id). Each part is the very same string object as last time while
  * nothing it shows has changed (the renderings kept per spec and per task: app-json.ts,
  * task-json.ts), which is how an unchanged piece is recognized without reading its text; a route

@@ -256,11 +256,19 @@ export function appTasksJson(deps: ApiDeps, appId: string): Record<string, unkno
  * 100,000 objects on the loop at every call (issue 11: no request may stall everything).
  */
 export function instancesTasksText(deps: ApiDeps, instances: readonly Instance[]): string {
+  return `[${instancesTaskTexts(deps, instances).join(',')}]`;
+}
+
+/**
+ * The app-scoped texts {@link instancesTasksText} joins, in order, in a new array the caller may
+ * change: each the kept text of its task while nothing it shows changed ({@link taskText}).
+ */
+export function instancesTaskTexts(deps: ApiDeps, instances: readonly Instance[]): string[] {
   const out: string[] = [];
   for (const instance of instances) {
     for (const task of instance.tasks) out.push(taskText(deps, instance, task, '[]'));
   }
-  return `[${out.join(',')}]`;
+  return out;
 }
 
 

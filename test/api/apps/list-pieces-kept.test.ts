@@ -1,6 +1,6 @@
 import t from 'tap';
 import { appsJson, appsPieces } from '../../../src/api/render/app-json';
-import { hasCurrentTaskText } from '../../../src/api/render/task-json';
+import { hasCurrentTaskText, taskText } from '../../../src/api/render/task-json';
 import { listTasksText } from '../../../src/api/v2/tasks/list-tasks';
 import type { AppSpec } from '../../../src/scheduler/model/app';
 import { apiFor, appBody, call, running } from './apps-kit';
@@ -52,6 +52,24 @@ t.test('embed=apps.tasks: an unchanged app gives the very same piece; a changed 
   t.not(after[1], before[1], 'and /b a new one');
   t.match(after[1].parts[0], /"state":"TASK_FAILED"|"tasksRunning":1/, 'showing the change');
   t.equal((await call(fx, 'GET', '/v2/apps?embed=apps.tasks')).status, 200);
+});
+
+t.test('embed=apps.tasks: an app\'s piece is its tasks\' kept texts as parts, its own text around them (no copy of them)', async (t) => {
+  const fx = apiFor(t);
+  await running(t, fx, appBody({ id: '/three', instances: 3 }));
+  await running(t, fx, appBody({ id: '/one', instances: 1 }));
+  await running(t, fx, appBody({ id: '/none', instances: 0 }));
+  const specs = (): AppSpec[] => fx.deps.scheduler.runSpecs().filter((s): s is AppSpec => s.kind === 'app');
+  for (const embed of EMBEDS.filter((e) => e.includes('apps.tasks'))) {
+    const set = new Set(embed);
+    const pieces = appsPieces(fx.deps, specs(), set);
+    const objects = appsJson(fx.deps, specs(), set);
+    t.same(pieces.map((p) => p.parts.length), [3, 1, 1], `${embed.join(',')}: one part per task (an app without tasks: one)`);
+    pieces.forEach((piece, i) => t.same(JSON.parse(piece.parts.join(',')), objects[i], `${embed.join(',')}: ${piece.key}'s parts joined with , are its JSON`));
+    const three = fx.deps.scheduler.instances('/three').flatMap((inst) => inst.tasks.map((task) => taskText(fx.deps, inst, task, '[]')));
+    t.equal(pieces[0].parts[1], three[1], `${embed.join(',')}: the middle part is the task's app-scoped text itself`);
+    t.ok(pieces[0].parts[0].endsWith(three[0]) && pieces[0].parts[2].startsWith(three[2]), `${embed.join(',')}: the first and last carry the app's text around theirs`);
+  }
 });
 
 t.test('a task keeps its app-scoped text and its /v2/tasks text side by side', async (t) => {

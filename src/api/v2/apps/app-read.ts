@@ -21,7 +21,7 @@ const SHOW_DEFAULTS = ['counts', 'tasks', 'lastTaskFailure', 'deployments'];
  * ({@link appsText}: the same bytes as serializing the objects, without building them).
  */
 export function listAppsText(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): string {
-  return `${APPS_PREFIX}${listAppsPieces(deps, query, viewable).map((p) => p.parts[0]).join(',')}${APPS_SUFFIX}`;
+  return `${APPS_PREFIX}${listAppsPieces(deps, query, viewable).flatMap((p) => p.parts).join(',')}${APPS_SUFFIX}`;
 }
 
 /** What {@link listAppsText} joins the app texts with. */
