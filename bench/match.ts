@@ -43,6 +43,13 @@ export interface SizeResult {
   readonly matchMs: number;
   /** CPU time of the match, as `queueCpuMs`: steadier than wall time on a shared machine. */
   readonly matchCpuMs: number;
+  /**
+   * Minor page faults of the process (first touches of new memory, GC threads included) during
+   * the queue build and the match: times the machine's cost of a first touch (the run's probe),
+   * the part of each phase's time that is the machine's price for memory new to the process.
+   */
+  readonly queuePageFaults: number;
+  readonly matchPageFaults: number;
   readonly placementsPerSec: number;
   readonly usPerPlacement: number;
   readonly batches: number;
@@ -110,6 +117,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   const workload = benchWorkload(appCount, instances, shape.regions, shape.racks);
   const refused: string[] = [];
   options.alloc?.start();
+  const qf0 = process.resourceUsage().minorPageFault;
   const q0 = performance.now();
   const qc0 = process.cpuUsage();
   for (const spec of workload) {
@@ -118,6 +126,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   }
   const queueBuildMs = performance.now() - q0;
   const queueCpuMs = cpuMsSince(qc0);
+  const queuePageFaults = process.resourceUsage().minorPageFault - qf0;
   const queueAllocBytes = options.alloc?.stop();
   const batchMs: number[] = [];
   // V8's used heap size (what `process.memoryUsage().heapUsed` reports), read after every batch
@@ -126,6 +135,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   let peakHeap = getHeapStatistics().used_heap_size;
   let cycles = 0;
   options.alloc?.start();
+  const mf0 = process.resourceUsage().minorPageFault;
   const m0 = performance.now();
   const mc0 = process.cpuUsage();
   for (;;) {
@@ -142,6 +152,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   }
   const matchMs = performance.now() - m0;
   const matchCpuMs = cpuMsSince(mc0);
+  const matchPageFaults = process.resourceUsage().minorPageFault - mf0;
   const matchAllocBytes = options.alloc?.stop();
   const placed = cluster.launchedTasks;
   const problems: string[] = [];
@@ -155,7 +166,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   if (instanceEvents < 2 * placed) problems.push(`${instances} instances: ${instanceEvents} instance_changed_events for ${placed} placements (expected Scheduled and Provisioned for each)`);
   return {
     instances, apps: appCount, appsAccepted: appCount - refused.length, placed,
-    queueBuildMs: round(queueBuildMs), queueCpuMs: round(queueCpuMs), matchMs: round(matchMs), matchCpuMs: round(matchCpuMs),
+    queueBuildMs: round(queueBuildMs), queueCpuMs: round(queueCpuMs), matchMs: round(matchMs), matchCpuMs: round(matchCpuMs), queuePageFaults, matchPageFaults,
     placementsPerSec: Math.round(placed / (matchMs / 1000)), usPerPlacement: round((matchMs * 1000) / Math.max(1, placed)),
     batches: batchMs.length, batchP50Ms: round(quantile(batchMs, 0.5)), batchP99Ms: round(quantile(batchMs, 0.99)), cycles, events,
     instanceEvents, peakHeapMib: Math.round(peakHeap / 1048576), queueAllocBytes, matchAllocBytes, problems,
@@ -247,6 +258,11 @@ function main(): number {
     const m = { ...medianRun(all), queueBuildMedianMs: median(all.map((x) => x.queueBuildMs)), peakHeapMib: Math.max(...all.map((x) => x.peakHeapMib)) };
     medians.push(m);
     console.log(row({ ...m, queueBuildMs: m.queueBuildMedianMs }, `(${all.map((x) => x.matchMs).join(' / ')}; ${m.cycles} offer cycles, ${m.batches} batches of ≤ ${OFFERS_PER_BATCH} offers)`));
+  }
+  const touchUs = info.machine.pageTouchUs;
+  for (const m of medians) {
+    const cost = (faults: number): string => (touchUs === undefined ? '' : ` (≈ ${Math.round((faults * touchUs) / 1000)} ms of CPU at the probe's ${touchUs} µs each)`);
+    console.log(`  ${String(m.instances).padStart(9)} instances, page faults (memory new to the process, the median run): queue build ${m.queuePageFaults}${cost(m.queuePageFaults)}, match ${m.matchPageFaults}${cost(m.matchPageFaults)}`);
   }
   if (alloc !== undefined) {
     alloc.close();

@@ -24,6 +24,7 @@ t.test('bench:match places every instance through the real core at a tiny size',
     t.equal(r.appsAccepted, 20, `${store}: every app accepted`);
     t.ok(r.instanceEvents >= 600, `${store}: a Scheduled and a Provisioned event per instance`);
     t.ok(r.batches >= 1 && r.placementsPerSec > 0 && r.peakHeapMib > 0, `${store}: figures reported`);
+    t.ok(Number.isInteger(r.queuePageFaults) && r.queuePageFaults >= 0 && Number.isInteger(r.matchPageFaults) && r.matchPageFaults >= 0, `${store}: page faults counted`);
   }
 });
 
