@@ -41,6 +41,11 @@ export interface PacerConfig {
    * them; undefined: the default, 31000 upward, 1000 per agent (local-agent.ts `defaultAgentPorts`).
    */
   readonly localAgentPorts?: PortRange;
+  /**
+   * `--local_agent_attributes`: the local agents' text attributes (what constraints match on), one
+   * list for every agent or one per agent in order; undefined: none.
+   */
+  readonly localAgentAttributes?: readonly Readonly<Record<string, string>>[];
   /** `--mesos_role`. */
   readonly defaultRole: string;
   /** `--framework_name` (Marathon's default `marathon`): FrameworkInfo.name in SUBSCRIBE. */
@@ -205,6 +210,11 @@ const MIB = 1024 * 1024;
 /** Largest `--store_min_free`, in MiB (1 TiB). */
 const MAX_STORE_MIN_FREE_MIB = 1024 * 1024;
 
+/** Most characters of a local agent attribute's name or value (`--local_agent_attributes`). */
+export const MAX_ATTRIBUTE_CHARS = 128;
+/** Most attributes of one local agent (`--local_agent_attributes`). */
+export const MAX_AGENT_ATTRIBUTES = 32;
+
 const OPTIONS: readonly OptionSpec[] = [
   { flag: '--cluster', env: 'PACER_CLUSTER', help: 'local (default) | sim | mesos', apply: (c, v) => oneOf(v, ['local', 'sim', 'mesos'], (k) => { c.cluster = k as ClusterKind; }) },
   { flag: '--address', env: 'PACER_ADDRESS', help: 'address the API listens on (default 127.0.0.1)', apply: (c, v) => { c.address = v; return undefined; } },
@@ -215,6 +225,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
   { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', help: `local cluster: BEGIN-END, host ports the agents offer, split evenly among them (default ${DEFAULT_FIRST_AGENT_PORT} upward, ${DEFAULT_PORTS_PER_AGENT} per agent); two pacers on one host need ranges that do not overlap`, apply: (c, v) => portRange(v, (r) => { c.localAgentPorts = r; }) },
+  { flag: '--local_agent_attributes', env: 'PACER_LOCAL_AGENT_ATTRIBUTES', help: `local cluster: the agents' text attributes, as a Mesos agent's --attributes: NAME:VALUE;NAME:VALUE (every agent), or one such list per agent separated by | ('rack:r1;zone:a|rack:r2;zone:b'); names and values of [a-zA-Z0-9_/.-], at most ${MAX_ATTRIBUTE_CHARS} characters each, ${MAX_AGENT_ATTRIBUTES} per agent (default: none)`, apply: (c, v) => agentAttributes(v, (lists) => { c.localAgentAttributes = lists; }) },
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *; a role name as an app\'s role: not . or .., no leading -, no blanks or /)', apply: (c, v) => mesosRole(c, v) },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
@@ -331,7 +342,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return agentPortsConflict(config) ?? listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+  return agentPortsConflict(config) ?? agentAttributesConflict(config) ?? listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
 }
 
 /** The option a command-line word names: `--flag_name` or its dashed spelling `--flag-name`. */
@@ -422,6 +433,44 @@ function agentPortsConflict(c: PacerConfig): { error: string } | undefined {
     if (port !== 0 && port >= begin && port <= end) return { error: `${range} holds ${flag} ${port}: expected a range apart from the API's ports` };
   }
   return undefined;
+}
+
+/**
+ * `--local_agent_attributes`: `NAME:VALUE;…` lists separated by `|`, in a Mesos agent's
+ * `--attributes` syntax restricted to text values, the characters Mesos's attribute text allows
+ * (`[a-zA-Z0-9_/.-]`, the pattern Marathon's `IS` constraint accepts: marathon-reference.md).
+ */
+function agentAttributes(value: string, set: (lists: Record<string, string>[]) => void): string | undefined {
+  const lists: Record<string, string>[] = [];
+  const texts = value.split('|');
+  if (texts.length > 64) return 'expected at most one attribute list per agent (at most 64)';
+  for (const [i, text] of texts.entries()) {
+    const where = texts.length === 1 ? '' : `agent ${i + 1}: `;
+    const attrs: Record<string, string> = {};
+    const pairs = text.trim() === '' ? [] : text.split(';');
+    if (pairs.length > MAX_AGENT_ATTRIBUTES) return `${where}${pairs.length} attributes, expected at most ${MAX_AGENT_ATTRIBUTES}`;
+    for (const pair of pairs) {
+      const m = /^\s*([^:\s]*)\s*:\s*(\S*)\s*$/.exec(pair);
+      const [name, text2] = m === null ? ['', ''] : [m[1], m[2]];
+      if (!ATTRIBUTE_TEXT.test(name) || !ATTRIBUTE_TEXT.test(text2)) {
+        return `${where}${JSON.stringify(pair.trim())}: expected NAME:VALUE, each of 1 to ${MAX_ATTRIBUTE_CHARS} characters of a-z A-Z 0-9 _ / . -`;
+      }
+      if (Object.hasOwn(attrs, name)) return `${where}attribute ${name} given twice`;
+      attrs[name] = text2;
+    }
+    lists.push(attrs);
+  }
+  set(lists);
+  return undefined;
+}
+
+const ATTRIBUTE_TEXT = new RegExp(`^[a-zA-Z0-9_/.-]{1,${MAX_ATTRIBUTE_CHARS}}$`);
+
+/** One attribute list for every local agent, or one per agent. */
+function agentAttributesConflict(c: PacerConfig): { error: string } | undefined {
+  const lists = c.localAgentAttributes;
+  if (lists === undefined || lists.length === 1 || lists.length === c.localAgents) return undefined;
+  return { error: `--local_agent_attributes gives ${lists.length} attribute lists with --local_agents ${c.localAgents}: expected one list for every agent, or one per agent` };
 }
 
 /** `BEGIN-END`, both integers from 1 to 65535, BEGIN not above END. */

@@ -31,6 +31,7 @@ export function localClusterOptions(config: PacerConfig, log: PacerLog): LocalCl
   return {
     agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
     ...(config.localAgentPorts === undefined ? {} : { ports: config.localAgentPorts }),
+    ...(config.localAgentAttributes === undefined ? {} : { agentAttributes: config.localAgentAttributes }),
     offerIntervalMs: config.localOfferIntervalMs,
     sandboxGcDelayMs: config.localSandboxGcDelayMs,
     sandboxKeep: config.localSandboxKeep,

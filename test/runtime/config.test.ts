@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import t from 'tap';
+import { resolveAgents } from '../../src/cluster/local/local-agent';
 import { defaultConfig, parseConfig, usage, type PacerConfig } from '../../src/runtime/config';
 import { schedulerOptionsOf } from '../../src/runtime/runtime-parts';
 import { localClusterOptions } from '../../src/runtime/start-local';
@@ -162,6 +163,14 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { env: { PACER_LOCAL_AGENTS: '65' }, error: 'PACER_LOCAL_AGENTS=65: expected an integer from 1 to 64' },
   ...['31000', '31000-', '-31000', 'a-b', '31000-31999-32000', '31000:31999', '0-10', '65000-65536', '31999-31000', '1e3-2e3'].map((v) => (
     { argv: ['--local_agent_ports', v], error: `--local_agent_ports ${v}: expected BEGIN-END, two ports from 1 to 65535 with BEGIN not above END (such as 31000-31999)` })),
+  ...['rack', 'rack:', ':r1', 'rack:r 1', 'rack:r1;;zone:a', 'ra ck:r1', 'rack:r1:x', `rack:${'x'.repeat(129)}`, 'rack:[1-2]', 'rack:é'].map((v) => (
+    { argv: ['--local_agent_attributes', v], error: `--local_agent_attributes ${v}: ${JSON.stringify(v.split(';').find((p) => !/^[a-zA-Z0-9_/.-]{1,128}:[a-zA-Z0-9_/.-]{1,128}$/.test(p)))}: expected NAME:VALUE, each of 1 to 128 characters of a-z A-Z 0-9 _ / . -` })),
+  { argv: ['--local_agent_attributes', 'rack:r1;rack:r2'], error: '--local_agent_attributes rack:r1;rack:r2: attribute rack given twice' },
+  { argv: ['--local_agent_attributes', 'rack:r1|rack:r2:x'], error: '--local_agent_attributes rack:r1|rack:r2:x: agent 2: "rack:r2:x": expected NAME:VALUE, each of 1 to 128 characters of a-z A-Z 0-9 _ / . -' },
+  { argv: ['--local_agent_attributes', Array.from({ length: 33 }, (_, i) => `a${i}:v`).join(';')], error: `--local_agent_attributes ${Array.from({ length: 33 }, (_, i) => `a${i}:v`).join(';')}: 33 attributes, expected at most 32` },
+  { argv: ['--local_agent_attributes', Array(65).fill('a:b').join('|')], error: `--local_agent_attributes ${Array(65).fill('a:b').join('|')}: expected at most one attribute list per agent (at most 64)` },
+  { argv: ['--local_agent_attributes', 'rack:r1|rack:r2'], error: '--local_agent_attributes gives 2 attribute lists with --local_agents 1: expected one list for every agent, or one per agent' },
+  { argv: ['--local_agents', '3', '--local_agent_attributes', 'rack:r1|rack:r2'], error: '--local_agent_attributes gives 2 attribute lists with --local_agents 3: expected one list for every agent, or one per agent' },
   { env: { PACER_LOCAL_AGENT_PORTS: '' }, error: 'PACER_LOCAL_AGENT_PORTS=: expected BEGIN-END, two ports from 1 to 65535 with BEGIN not above END (such as 31000-31999)' },
   { argv: ['--local_agent_ports', '41000-41001', '--local_agents', '3'], error: '--local_agent_ports 41000-41001 with --local_agents 3: 2 port(s) cannot be split among 3 agents: expected at least one port per agent' },
   { argv: ['--local_agent_ports', '8000-8999'], error: '--local_agent_ports 8000-8999 holds --port 8080: expected a range apart from the API\'s ports' },
@@ -287,6 +296,25 @@ t.test('--local_agent_ports: the default range is 31000 upward, 1000 ports per a
   t.equal(errorOf(parseConfig(['--local_agent_ports', '41000-41099', '--port', '41050'], {}, CWD)),
     '--local_agent_ports 41000-41099 holds --port 41050: expected a range apart from the API\'s ports');
   t.match(configOf(parseConfig(['--local_agent_ports', '8000-8999', '--port', '0'], {}, CWD)), { localAgentPorts: [8000, 8999] }, '--port 0 takes a free port outside the range');
+});
+
+t.test('--local_agent_attributes: one list for every agent or one per agent, handed to the local cluster\'s agents', async (t) => {
+  t.equal(configOf(parseConfig([], {}, CWD)).localAgentAttributes, undefined, 'none by default');
+  t.notOk('agentAttributes' in localClusterOptions(configOf(parseConfig([], {}, CWD)), silentLog()), 'the local cluster gets none');
+  const cases: { argv: string[]; env?: NodeJS.ProcessEnv; want: Record<string, string>[] }[] = [
+    { argv: ['--local_agent_attributes', 'rack:r1;zone:a'], want: [{ rack: 'r1', zone: 'a' }] },
+    { argv: ['--local_agent_attributes', ' rack : r1 ; os:debian/12 '], want: [{ rack: 'r1', os: 'debian/12' }] },
+    { argv: ['--local_agent_attributes', ''], want: [{}] },
+    { argv: ['--local_agents', '2', '--local_agent_attributes', 'rack:r1|rack:r2;gpu:no'], want: [{ rack: 'r1' }, { rack: 'r2', gpu: 'no' }] },
+    { argv: ['--local_agents', '2'], env: { PACER_LOCAL_AGENT_ATTRIBUTES: 'level:10.5' }, want: [{ level: '10.5' }] },
+  ];
+  for (const c of cases) {
+    const config = configOf(parseConfig(c.argv, c.env ?? {}, CWD));
+    t.same(config.localAgentAttributes, c.want, `${c.argv.join(' ')}: parsed`);
+    const agents = resolveAgents(config.localAgents, undefined, localClusterOptions(config, silentLog()).agentAttributes);
+    const attrs = agents.map((a) => Object.fromEntries(a.info.attributes.map((x) => [x.name, x.type === 'text' ? x.text : undefined])));
+    t.same(attrs, agents.map((_, i) => c.want[c.want.length === 1 ? 0 : i]), `${c.argv.join(' ')}: the agents offer them as text attributes`);
+  }
 });
 
 t.test('a zk:// URL with an IPv6 server is refused at start (README known gaps: the ZooKeeper client cannot parse it), for --zk and --master alike', async (t) => {

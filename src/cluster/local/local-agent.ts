@@ -48,16 +48,19 @@ export function agentPortsProblem(ports: PortRange, count: number): string | und
  * or overlapping port ranges on one hostname (two agents on one host would hand out the same
  * port twice).
  */
-export function resolveAgents(agents: number | readonly LocalAgentOptions[] | undefined, ports?: PortRange): LocalAgent[] {
-  const list = typeof agents === 'object' ? agents : defaultAgents(agents ?? 1, ports);
+export function resolveAgents(
+  agents: number | readonly LocalAgentOptions[] | undefined, ports?: PortRange, attributes?: readonly Readonly<Record<string, string>>[],
+): LocalAgent[] {
+  const list = typeof agents === 'object' ? agents : defaultAgents(agents ?? 1, ports, attributes);
   if (list.length === 0) throw new RangeError('the local cluster needs at least one agent');
   const resolved = list.map((o, i) => resolveAgent(o, i));
   checkDistinct(resolved);
   return resolved.sort((a, b) => (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0));
 }
 
-function defaultAgents(count: number, ports: PortRange = defaultAgentPorts(count)): LocalAgentOptions[] {
+function defaultAgents(count: number, ports: PortRange = defaultAgentPorts(count), attributes: readonly Readonly<Record<string, string>>[] = []): LocalAgentOptions[] {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`agents must be a positive integer, got ${count}`);
+  if (attributes.length > 1 && attributes.length !== count) throw new RangeError(`${attributes.length} attribute lists for ${count} agents: expected one for all or one per agent`);
   const problem = agentPortsProblem(ports, count);
   if (problem !== undefined) throw new RangeError(`agent ports: ${problem}`);
   const [first, last] = ports;
@@ -69,6 +72,7 @@ function defaultAgents(count: number, ports: PortRange = defaultAgentPorts(count
     memMib,
     diskMib: DEFAULT_DISK_MIB,
     ports: [first + i * share, i === count - 1 ? last : first + (i + 1) * share - 1] as const,
+    ...(attributes.length === 0 ? {} : { attributes: attributes[attributes.length === 1 ? 0 : i] }),
   }));
 }
 

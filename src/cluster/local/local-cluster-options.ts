@@ -32,6 +32,11 @@ export interface LocalClusterOptions {
    * Ignored when `agents` is a list.
    */
   readonly ports?: PortRange;
+  /**
+   * Text attributes of a count of agents (`--local_agent_attributes`): one list for every agent,
+   * or one per agent in order (agent n gets the n-th). Ignored when `agents` is a list.
+   */
+  readonly agentAttributes?: readonly Readonly<Record<string, string>>[];
   /** Directory holding one sandbox directory per task (created when missing). */
   readonly sandboxRoot: string;
   /**
