@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
 import { renderReport } from '../report/render-report';
@@ -67,7 +68,36 @@ export function replayCliMain(argv: readonly string[], io: CliIo): number {
     return args === '' ? 0 : 2;
   }
   if (!checkOutputs(io, 'sim replay', [args.traceFile, args.reportFile])) return 2;
-  const file = args.dir.endsWith('.jsonl') ? args.dir : join(args.dir, RECORDING_FILE);
+  const file = recordingFileOf(args.dir);
+  if (file.problem !== undefined) {
+    io.stderr(`sim replay: ${file.problem}\n`);
+    return 2;
+  }
+  return replayFile(args, file.path, io);
+}
+
+/** What a flight recording is, as a refusal says it (README, Flight recorder and replay). */
+const EXPECTED_RECORDING = 'expected a flight recording\'s directory (written by npm start -- --record DIR or POST /pacer/v1/recording) or its .jsonl file';
+
+/**
+ * The file to replay for the command's argument: a `.jsonl` file as given, or a directory's
+ * `recording.jsonl`; otherwise why the argument is no recording (a scenario's `.yaml`, any other
+ * file, a directory without one, nothing at all), rather than the host's ENOTDIR/ENOENT.
+ */
+function recordingFileOf(arg: string): { path: string; problem?: undefined } | { problem: string } {
+  if (arg.endsWith('.jsonl')) return { path: arg };
+  const stat = statSync(arg, { throwIfNoEntry: false });
+  if (stat === undefined) return { problem: `${arg} does not exist: ${EXPECTED_RECORDING}` };
+  if (!stat.isDirectory()) {
+    const scenario = /\.ya?ml$/i.test(arg) ? `; a scenario runs with npm run sim -- ${arg}` : '';
+    return { problem: `${arg} is a file but not a .jsonl recording: ${EXPECTED_RECORDING}${scenario}` };
+  }
+  const path = join(arg, RECORDING_FILE);
+  if (statSync(path, { throwIfNoEntry: false }) === undefined) return { problem: `${arg} holds no ${RECORDING_FILE}: ${EXPECTED_RECORDING}` };
+  return { path };
+}
+
+function replayFile(args: ReplayArgs, file: string, io: CliIo): number {
   let result: ReplayResult;
   let epochMs: number;
   try {

@@ -113,7 +113,14 @@ function kill(a: Extract<Action, { type: 'kill' }>, deps: StepDeps): string {
     : live.filter((i) => i.agent?.agentId === (a.target as { agentId: string }).agentId);
   const ids = victims.map((i) => i.instanceId);
   const result = command(deps, { type: 'killInstances', runSpecId: a.runSpecId, instanceIds: ids, scale: a.scale, wipe: a.wipe });
-  return `kill ${ids.length} instance(s) of ${a.runSpecId}${a.scale ? ' (scale)' : ''}${a.wipe ? ' (wipe)' : ''}: ${outcome(result)}`;
+  const flags = `${a.scale ? ' (scale)' : ''}${a.wipe ? ' (wipe)' : ''}`;
+  if (result?.ok === false && result.error === 'unknown-run-spec') {
+    // Not created yet, or deleted: a no-op the core refuses, worded as the step asked it (as
+    // `scale` and `delete` are), not as "kill 0 instance(s)" of a run spec that is not there.
+    const asked = a.target.kind === 'count' ? `${a.target.count} instance(s)` : `the instances on ${a.target.agentId}`;
+    return `kill ${asked} of ${a.runSpecId}${flags}: ${outcome(result)}, nothing killed`;
+  }
+  return `kill ${ids.length} instance(s) of ${a.runSpecId}${flags}: ${outcome(result)}`;
 }
 
 function command(deps: StepDeps, cmd: Command): CommandResult | undefined {

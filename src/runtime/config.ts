@@ -508,8 +508,29 @@ function masterUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
     if (problem !== undefined) return problem;
   } else if (!/^https?:\/\/[^/\s]/.test(v) || !isMasterBaseUrl(v)) {
     return 'expected http://host:port, https://host:port or zk://host:port/path';
+  } else {
+    const problem = httpMasterExtras(v);
+    if (problem !== undefined) return problem;
   }
   c.master = value;
+  return undefined;
+}
+
+/**
+ * Why an http(s) `--master` that parses holds more than pacer would use, or undefined: the
+ * scheduler API is `/api/v1/scheduler` on the master itself (mesos-v1-scheduler-api.md §1.1), so
+ * a path, query or fragment would be dropped, and framework credentials are
+ * `--mesos_authentication_principal`/`--mesos_authentication_secret_file` (Marathon's flags), so a
+ * `user:pass@` would be dropped too: refused rather than silently ignored.
+ */
+function httpMasterExtras(value: string): string | undefined {
+  const url = new URL(value);
+  if (url.username !== '' || url.password !== '') {
+    return 'credentials in an http(s) master URL are not used: expected http://host:port or https://host:port, with the credentials in --mesos_authentication_principal and --mesos_authentication_secret_file';
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || /[?#]/.test(value)) {
+    return 'a path, query or fragment in an http(s) master URL is not used (pacer calls /api/v1/scheduler on the master itself): expected http://host:port or https://host:port';
+  }
   return undefined;
 }
 

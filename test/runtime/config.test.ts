@@ -10,6 +10,9 @@ import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
 
 /** A working directory that is not the process's, so "relative to cwd" is visible. */
 const CWD = resolve('/tmp', 'pacer-config-test-cwd');
+/** The refusals of an http(s) `--master` holding what pacer would not use (docs/mesos.md). */
+const HTTP_MASTER_CREDENTIALS = 'credentials in an http(s) master URL are not used: expected http://host:port or https://host:port, with the credentials in --mesos_authentication_principal and --mesos_authentication_secret_file';
+const HTTP_MASTER_PATH = 'a path, query or fragment in an http(s) master URL is not used (pacer calls /api/v1/scheduler on the master itself): expected http://host:port or https://host:port';
 
 type Parsed = ReturnType<typeof parseConfig>;
 
@@ -124,7 +127,8 @@ t.test('a flag that is wrong fails even when the environment is right, and the r
 });
 
 t.test('values: inline values may contain "=", paths are absolute, store_sync is case-insensitive', async (t) => {
-  t.match(configOf(parseConfig(['--master=http://m:5050/?a=b'], {}, CWD)), { master: 'http://m:5050/?a=b' }, 'only the first "=" splits');
+  t.match(configOf(parseConfig(['--webui_url=http://m:8080/?a=b'], {}, CWD)), { webuiUrl: 'http://m:8080/?a=b' }, 'only the first "=" splits');
+  t.match(configOf(parseConfig(['--master=http://m:5050/'], {}, CWD)), { master: 'http://m:5050/' }, 'a master URL may end in "/"');
   t.match(configOf(parseConfig(['--store_sync', 'Full'], {}, CWD)), { storeSynchronous: 'FULL' });
   t.match(configOf(parseConfig(['--store-sync=normal'], {}, CWD)), { storeSynchronous: 'NORMAL' });
   const relative = configOf(parseConfig(['--store', 'x/p.db', '--sandbox', 'sb', '--workload', 'w.yaml'], {}, CWD));
@@ -177,6 +181,10 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--local_agent_ports', '8000-8999', '--port', '0', '--ssl_cert', 'c.pem', '--ssl_key', 'k.pem', '--https_port', '8443'], error: '--local_agent_ports 8000-8999 holds --https_port 8443: expected a range apart from the API\'s ports' },
   ...['http://:5050', 'http://m:99999', 'http://m a:5050', 'https://[fd00::1:5050'].map((v) => (
     { argv: ['--master', v], error: `--master ${v}: expected http://host:port, https://host:port or zk://host:port/path` })),
+  ...['http://m:5050/some/path', 'http://m:5050/api/v1/scheduler', 'https://m:5050/?a=b', 'http://m:5050?', 'http://m:5050#top'].map((v) => (
+    { argv: ['--master', v], error: `--master ${v}: ${HTTP_MASTER_PATH}` })),
+  { argv: ['--master', 'http://user:pass@m:5050/some/path'], error: `--master http://xxxxxxxx@m:5050/some/path: ${HTTP_MASTER_CREDENTIALS}` },
+  { env: { PACER_MASTER: 'https://user@m:5050' }, error: `PACER_MASTER=https://xxxxxxxx@m:5050: ${HTTP_MASTER_CREDENTIALS}` },
   { env: { PACER_MASTER: 'http://ops:hunter2@:5050' }, error: 'PACER_MASTER=http://xxxxxxxx@:5050: expected http://host:port, https://host:port or zk://host:port/path' },
   { argv: ['--mesos_role', ''], error: '--mesos_role : expected a role name: A role name must not be "".' },
   { argv: ['--mesos_role', '.'], error: '--mesos_role .: expected a role name: A role name must not be ".".' },
@@ -346,7 +354,7 @@ t.test('credentials given in --zk, --master or --http_credentials never appear i
     t.equal(error, c.error, c.error);
     t.notMatch(error, /hunter2/, 'no password');
   }
-  t.match(configOf(parseConfig(['--master', 'http://ops:hunter2@m:5050'], {}, CWD)), { master: 'http://ops:hunter2@m:5050' }, 'a good URL is kept whole, credentials and all');
+  t.equal(errorOf(parseConfig(['--master', 'http://ops:hunter2@m:5050'], {}, CWD)), `--master http://xxxxxxxx@m:5050: ${HTTP_MASTER_CREDENTIALS}`, 'an http(s) master URL takes no credentials');
   t.match(configOf(parseConfig(['--master', 'zk://ops:hunter2@zk1:2181/mesos'], {}, CWD)), { master: 'zk://ops:hunter2@zk1:2181/mesos' });
   t.notMatch(usage(), /hunter2/);
 });

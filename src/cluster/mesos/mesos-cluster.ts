@@ -29,7 +29,7 @@ import { callAnswerVerdict } from './transport/call-answer-verdict';
 import { ExponentialBackoff } from './transport/exponential-backoff';
 import { leaderFromLocation } from './transport/leader-url';
 import { postCall } from './transport/post-call';
-import { openSubscription, type Subscription } from './transport/subscription-stream';
+import { mediaTypeOf, openSubscription, type Subscription } from './transport/subscription-stream';
 
 export type { MesosClusterOptions, MesosLogger, RecoveredFramework } from './mesos-cluster-options';
 export type { MesosDriverMetrics } from './driver-metrics';
@@ -39,6 +39,8 @@ export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped'
 
 /** Explicit reconciliation is split into calls of at most this many tasks (§7.2: no paging). */
 const RECONCILE_BATCH = 1000;
+/** Distinct answers of a non-master (url, status, media type) remembered as said; beyond, each repeat warns again. */
+const MAX_FOREIGN_ANSWERS_SAID = 16;
 /** Distinct unknown task states warned about, at most (the values come from the master). */
 export const MAX_WARNED_STATES = 16;
 
@@ -137,6 +139,11 @@ export class MesosCluster implements ClusterDriver {
   private readonly format;
   /** ERROR events of unknown meaning since the last healthy subscription. */
   private unknownErrorStreak = 0;
+  /**
+   * Answers from something that is not a Mesos master (`url status media-type`) already warned
+   * about since the last SUBSCRIBED: a repeat is retried without a new warning.
+   */
+  private readonly foreignAnswersSaid = new Set<string>();
   /** Events since the last SUBSCRIBED: the second one shows the subscription is healthy. */
   private eventsSinceSubscribed = 0;
   private readonly unanswered: UnansweredCallRetry;
@@ -362,8 +369,28 @@ export class MesosCluster implements ClusterDriver {
         if (status === 401) this.fatal(this.unauthorized(baseUrl));
         else this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}: ${text.trim()}`);
       },
+      foreign: (status, contentType) => { if (gen === this.generation) this.onForeignAnswer(baseUrl, status, contentType); },
       closed: (reason) => { if (gen === this.generation) this.lost(`${baseUrl}: ${reason}`); },
     });
+  }
+
+  /**
+   * SUBSCRIBE got an answer no Mesos master gives (subscription-stream.ts `foreign`): the URL names
+   * some other HTTP service. Retried like any refusal (a master may come up there), but the
+   * warning says what answered and is said once per distinct answer until a subscription succeeds.
+   */
+  private onForeignAnswer(baseUrl: string, status: number, contentType: string | undefined): void {
+    const type = contentType === undefined ? 'no Content-Type' : `Content-Type ${mediaTypeOf(contentType)}`;
+    const key = `${baseUrl} ${status} ${type}`;
+    const said = this.foreignAnswersSaid.has(key);
+    if (!said && this.foreignAnswersSaid.size < MAX_FOREIGN_ANSWERS_SAID) this.foreignAnswersSaid.add(key);
+    const what = status === 200 ? `200 with ${type}, not an event stream` : `${status} with ${type}`;
+    this.retryLater(
+      `SUBSCRIBE to ${baseUrl} answered ${what}: this does not look like a Mesos master (a master answers 200 with a Mesos-Stream-Id ` +
+      'and an event stream, or an error as plain text); check that the URL names a Mesos master. Retrying with backoff; ' +
+      'this warning is not repeated while the answer stays the same',
+      said,
+    );
   }
 
   /** The detector saw a new leading master: leave the old one (its offers die with the stream) and subscribe there. */
@@ -401,7 +428,8 @@ export class MesosCluster implements ClusterDriver {
     this.retryLater(reason);
   }
 
-  private retryLater(reason: string): void {
+  /** Drops the connection and subscribes again after the backoff; `quiet`: without a warning (one was said for this cause). */
+  private retryLater(reason: string, quiet = false): void {
     if (this.lifecycle === 'stopped') return;
     if (this.lifecycle === 'subscribed') {
       this.lost(reason);
@@ -411,7 +439,7 @@ export class MesosCluster implements ClusterDriver {
     this.setLifecycle('connecting');
     this.metrics.reconnects++;
     const delayMs = this.backoff.next();
-    this.log.warn(`${reason}; resubscribing in ${delayMs} ms`, { subscription: 'resubscribing', retryInMs: delayMs });
+    if (!quiet) this.log.warn(`${reason}; resubscribing in ${delayMs} ms`, { subscription: 'resubscribing', retryInMs: delayMs });
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       this.connect();
@@ -637,6 +665,7 @@ export class MesosCluster implements ClusterDriver {
     this.framework = id;
     this.setLifecycle('subscribed');
     this.metrics.subscriptions++;
+    this.foreignAnswersSaid.clear();
     this.eventsSinceSubscribed = 0;
     this.redirects = 0;
     this.heartbeatIntervalMs = (subscribed.heartbeatIntervalSeconds ?? DEFAULTS.heartbeatIntervalSeconds) * 1000;

@@ -22,6 +22,11 @@ export interface SubscriptionHandlers {
   redirected(location: string | undefined): void;
   /** Any other non-200 answer (§1.6); `body` is the master's plain-text message. */
   refused(status: number, body: string): void;
+  /**
+   * An answer no Mesos master gives (see {@link foreignAnswer}): the URL names some other HTTP
+   * service. `contentType` is the answer's header as sent (undefined when absent).
+   */
+  foreign(status: number, contentType: string | undefined): void;
   /** The stream or the connection ended: EOF, reset, refused, or a malformed record. */
   closed(reason: string): void;
 }
@@ -79,14 +84,16 @@ function onResponse(
   isDone: () => boolean,
 ): void {
   const status = res.statusCode ?? 0;
+  const contentType = res.headers['content-type'];
   if (status !== 200) {
-    collectText(res, (body) => finish(() => (status === 307 ? handlers.redirected(locationOf(res)) : handlers.refused(status, body))));
+    if (foreignError(status, contentType)) finish(() => handlers.foreign(status, contentType));
+    else collectText(res, (body) => finish(() => (status === 307 ? handlers.redirected(locationOf(res)) : handlers.refused(status, body))));
     return;
   }
   const streamId = res.headers['mesos-stream-id'];
-  const format = formatOfMediaType(res.headers['content-type']);
+  const format = formatOfMediaType(contentType);
   if (typeof streamId !== 'string' || streamId === '' || format === undefined) {
-    finish(() => handlers.closed(`bad SUBSCRIBE response: stream id ${JSON.stringify(streamId)}, content type ${JSON.stringify(res.headers['content-type'])}`));
+    finish(() => handlers.foreign(status, contentType));
     return;
   }
   handlers.opened(streamId);
@@ -117,4 +124,21 @@ function collectText(res: http.IncomingMessage, done: (body: string) => void): v
   res.on('data', (chunk: Buffer) => body.push(chunk));
   res.on('error', () => done(body.text()));
   res.on('end', () => done(body.text()));
+}
+
+/**
+ * Whether an error answer to SUBSCRIBE is one no Mesos master gives, so the URL names some other
+ * HTTP service (a web server, a proxy's error page, another API): a master's errors are
+ * `text/plain` messages or empty (§1.6), so a body of another type is foreign. A 307 and a 401
+ * keep their own meaning. (A 200 is foreign without a `Mesos-Stream-Id` or the record type asked
+ * for, which a master always sends, §1.3 item 2: checked by the caller.)
+ */
+export function foreignError(status: number, contentType: string | undefined): boolean {
+  if (status === 307 || status === 401 || contentType === undefined) return false;
+  return mediaTypeOf(contentType) !== 'text/plain';
+}
+
+/** `text/html; charset=utf-8` → `text/html`. */
+export function mediaTypeOf(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
 }

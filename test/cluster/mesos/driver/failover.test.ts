@@ -91,6 +91,52 @@ t.test('4xx/5xx answers to SUBSCRIBE are retried with backoff', async (t) => {
   t.same(f.inputsOf('disconnected'), [], 'never subscribed before, so nothing to report lost');
 });
 
+/** Answers of a plain web server, a JSON API, a catch-all app: not a Mesos master (docs/mesos.md, failed calls). */
+const HTML_501 = { status: 501, body: '<!DOCTYPE HTML>\n<html><body><h1>Error response</h1></body></html>', headers: { 'Content-Type': 'text/html;charset=utf-8' } };
+const FOREIGN: readonly { name: string; answers: { status: number; body?: string; headers?: Record<string, string> }[]; said: RegExp[] }[] = [
+  {
+    name: 'the same HTML 501 three times (python3 -m http.server): warned once',
+    answers: [HTML_501, HTML_501, HTML_501],
+    said: [/answered 501 with Content-Type text\/html: this does not look like a Mesos master .*check that the URL names a Mesos master.*not repeated while the answer stays the same; resubscribing in 20 ms$/],
+  },
+  {
+    name: 'distinct causes: each warned once, in order',
+    answers: [HTML_501, { status: 404, body: '{"error":"no route"}', headers: { 'Content-Type': 'application/json' } }, HTML_501, { status: 200, body: '<html>hello</html>', headers: { 'Content-Type': 'text/html' } }, { status: 200, body: '<html>hello</html>', headers: { 'Content-Type': 'text/html' } }],
+    said: [/answered 501 with Content-Type text\/html: this does not look like a Mesos master/, /answered 404 with Content-Type application\/json: this does not look like a Mesos master/, /answered 200 with Content-Type text\/html, not an event stream: this does not look like a Mesos master/],
+  },
+  {
+    name: 'a master\'s own plain-text errors are not foreign: warned at every retry, as before',
+    answers: [{ status: 503, body: 'No leader elected' }, { status: 503, body: 'No leader elected' }, { status: 404 }],
+    said: [/answered 503: No leader elected; resubscribing in 20 ms$/, /answered 503: No leader elected; resubscribing in 40 ms$/, /answered 404: ; resubscribing in 80 ms$/],
+  },
+];
+
+for (const c of FOREIGN) {
+  t.test(`SUBSCRIBE answered by something that is not a Mesos master, retried: ${c.name}`, async (t) => {
+    const f = await makeDriver(t, { noStart: true });
+    f.master.subscribeAnswers.push(...c.answers);
+    f.driver.start({ instanceCount: 0 });
+    await f.waitInput('subscribed');
+    t.same(f.master.callsOf('SUBSCRIBE').map((call) => call.status), [...c.answers.map((a) => a.status), 200], 'retried until a master answered');
+    const warned = f.logs.filter((l) => l.startsWith('WARN '));
+    t.equal(warned.length, c.said.length, `warnings: ${JSON.stringify(warned)}`);
+    c.said.forEach((re, i) => t.match(warned[i], re));
+    t.notMatch(warned.join('\n'), /DOCTYPE|<html>/, 'no HTML page in the log');
+    t.same(f.fatal, []);
+  });
+}
+
+t.test('a foreign answer warned about is warned about again after a subscription succeeded', async (t) => {
+  const f = await makeDriver(t, { noStart: true });
+  f.master.subscribeAnswers.push(HTML_501, HTML_501);
+  f.driver.start({ instanceCount: 0 });
+  await f.waitInput('subscribed');
+  f.master.subscribeAnswers.push(HTML_501, HTML_501);
+  f.master.cutStream();
+  await f.waitInput('subscribed', 2);
+  t.equal(f.logs.filter((l) => /this does not look like a Mesos master/.test(l)).length, 2, 'once before the first subscription, once after it');
+});
+
 t.test('a redirect loop is capped, then backs off', async (t) => {
   const f = await makeDriver(t, { noStart: true, options: { maxRedirects: 2 } });
   const self = { status: 307, location: `//${f.master.hostPort}/api/v1/scheduler` };

@@ -38,7 +38,8 @@ const WAYS: readonly { readonly name: string; readonly reason: (baseUrl: string,
     reason: (baseUrl) => new Promise<string>((resolve) => {
       openSubscription({ baseUrl, body: new Uint8Array([1]), format: 'protobuf' }, {
         opened: () => undefined, event: () => undefined,
-        redirected: () => resolve('redirected'), refused: (status) => resolve(`refused ${status}`), closed: resolve,
+        redirected: () => resolve('redirected'), refused: (status) => resolve(`refused ${status}`),
+        foreign: (status) => resolve(`foreign ${status}`), closed: resolve,
       });
     }),
   },

@@ -58,3 +58,23 @@ t.test('a directory or an oversized file is refused before it is read', async (t
   t.equal(r.code, 2);
   t.match(r.err, /^sim: cannot read .*a-dir\.yaml: .*is not a regular file\n$/);
 });
+
+t.test('an argument that is no recording: one line saying what a recording is, exit 2 (it was the host\'s ENOTDIR/ENOENT)', async (t) => {
+  const expected = 'expected a flight recording\'s directory \\(written by npm start -- --record DIR or POST /pacer/v1/recording\\) or its \\.jsonl file';
+  const empty = join(dir, 'empty-dir');
+  mkdirSync(empty);
+  const notes = join(dir, 'notes.txt');
+  writeFileSync(notes, 'hello\n');
+  const rows: readonly { name: string; arg: string; error: RegExp }[] = [
+    { name: 'a scenario', arg: join(REPO_ROOT, 'scenarios/demo.yaml'), error: new RegExp(`scenarios/demo\\.yaml is a file but not a \\.jsonl recording: ${expected}; a scenario runs with npm run sim -- .*scenarios/demo\\.yaml\\n$`) },
+    { name: 'another file', arg: notes, error: new RegExp(`notes\\.txt is a file but not a \\.jsonl recording: ${expected}\\n$`) },
+    { name: 'a directory without a recording', arg: empty, error: new RegExp(`empty-dir holds no recording\\.jsonl: ${expected}\\n$`) },
+    { name: 'nothing there', arg: join(dir, 'missing'), error: new RegExp(`missing does not exist: ${expected}\\n$`) },
+  ];
+  for (const row of rows) {
+    const r = run(['replay', row.arg]);
+    t.equal(r.code, 2, `${row.name}: exit 2`);
+    t.match(r.err, new RegExp(`^sim replay: .*${row.error.source}`), row.name);
+    t.notMatch(r.err, /ENOTDIR|ENOENT/, `${row.name}: not the host's error code`);
+  }
+});

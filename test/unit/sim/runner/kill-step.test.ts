@@ -1,0 +1,71 @@
+import t from 'tap';
+import { runScenario } from '../../../../sim/runner/run-scenario';
+import { loadScenario } from '../../../../sim/scenario/load-scenario';
+
+/**
+ * A `kill` step naming a run spec that does not exist at that moment (docs/scenario-format.md,
+ * Timeline): not yet created or already deleted, it is a no-op the summary names as the step
+ * asked it and as the core refused it, like `scale` or `delete` (it read "kill 0 instance(s)");
+ * an id that no app or pod step of the file creates is a validation error of the scenario.
+ */
+const HEAD = `
+name: kill-missing
+seed: 1
+duration: 2m
+cluster:
+  agents:
+    - count: 2
+      resources: { cpus: 4, mem: 8192, disk: 20000, ports: "31000-32000" }
+timeline:
+`;
+
+const RUNS: readonly { name: string; timeline: string; steps: string[] }[] = [
+  {
+    name: 'before the app is created, and after it was deleted',
+    timeline: `
+  - { at: 0s, kill: { id: /web, count: 2, scale: true } }
+  - { at: 10s, app: { id: /web, cmd: "sleep 3600", instances: 2, cpus: 0.5, mem: 128 } }
+  - { at: 30s, kill: { id: /web, count: 1 } }
+  - { at: 40s, delete: /web }
+  - { at: 50s, kill: { id: web, agent: agent-1, wipe: true } }
+  - { at: 55s, scale: { id: /web, instances: 3 } }
+`,
+    steps: [
+      "kill 2 instance(s) of /web (scale): refused (unknown-run-spec: App '/web' does not exist), nothing killed",
+      'app /web: 2 instance(s): deployment *',
+      'kill 1 instance(s) of /web: ok',
+      'delete /web: deployment *',
+      "kill the instances on agent-1 of /web (wipe): refused (unknown-run-spec: App '/web' does not exist), nothing killed",
+      "scale /web to 3: refused (unknown-run-spec: App '/web' does not exist)",
+    ],
+  },
+  {
+    name: 'an app that exists with no instance left to kill: zero, as before',
+    timeline: `
+  - { at: 0s, app: { id: /web, cmd: "sleep 3600", instances: 0, cpus: 0.5, mem: 128 } }
+  - { at: 10s, kill: { id: /web } }
+`,
+    steps: ['app /web: 0 instance(s): deployment *', 'kill 0 instance(s) of /web: ok'],
+  },
+];
+
+for (const r of RUNS) {
+  t.test(`a kill step of a run spec that does not exist then: ${r.name}`, async (t) => {
+    const loaded = loadScenario('kill-missing.yaml', HEAD + r.timeline);
+    if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+    const result = runScenario(loaded.scenario, { trace: false });
+    const texts = result.steps.map((s) => s.text.replace(/deployment [0-9a-f-]{36}$/, 'deployment *'));
+    t.same(texts, r.steps);
+    t.notMatch(texts.join('\n'), /kill 0 instance\(s\) of \/web: refused/, 'never "kill 0 instance(s)" of a missing run spec');
+  });
+}
+
+t.test('a kill step of an id no app or pod step creates is a validation error, with its line', async (t) => {
+  const loaded = loadScenario('kill-missing.yaml', `${HEAD}
+  - { at: 0s, app: { id: /web, cmd: "sleep 3600", instances: 1, cpus: 0.5, mem: 128 } }
+  - { at: 10s, kill: { id: /nope } }
+`);
+  t.notOk(loaded.ok);
+  if (loaded.ok) return;
+  t.same(loaded.errors, ['kill-missing.yaml: /timeline/1/kill/id: no app or pod with id "/nope" in this scenario (apps and pods: /web) (line 12)']);
+});
