@@ -341,6 +341,44 @@ const CASES: Case[] = [
     check: (t, res) => t.equal(res.status, 404),
   },
   {
+    name: 'Ping() → GET /ping → 200; Info() → GET /v2/info: each field go-marathon\'s Info struct declares has its JSON type or is null',
+    source: MARATHON.info,
+    request: async (p) => {
+      const ping = await goCall(p.base, 'GET', '/ping');
+      const info = await goCall(p.base, 'GET', '/v2/info');
+      return { ...info, json: { ...info.json, pingStatus: ping.status } };
+    },
+    check: (t, res) => {
+      t.equal(res.json.pingStatus, 200);
+      t.equal(res.status, 200);
+      t.match(res.json, { name: 'marathon', leader: String, frameworkId: String, http_config: { http_port: Number } });
+      const mc: Record<string, Kind> = {
+        checkpoint: 'boolean', executor: 'string', failover_timeout: 'number', framework_name: 'string', ha: 'boolean', hostname: 'string',
+        leader_proxy_connection_timeout_ms: 'number', leader_proxy_read_timeout_ms: 'number', local_port_max: 'number', local_port_min: 'number',
+        master: 'string', mesos_leader_ui_url: 'string', webui_url: 'string', mesos_role: 'string', mesos_user: 'string',
+        reconciliation_initial_delay: 'number', reconciliation_interval: 'number', task_launch_timeout: 'number', task_reservation_timeout: 'number',
+      };
+      const zk: Record<string, Kind> = { zk: 'string', zk_future_timeout: 'object', zk_hosts: 'string', zk_path: 'string', zk_state: 'string', zk_timeout: 'number' };
+      for (const [k, kind] of Object.entries(mc)) t.ok(fits(res.json.marathon_config[k], kind), `marathon_config.${k}`);
+      for (const [k, kind] of Object.entries(zk)) t.ok(fits(res.json.zookeeper_config[k], kind), `zookeeper_config.${k}`);
+      t.ok(fits(res.json.event_subscriber, 'object'));
+    },
+  },
+  {
+    name: 'Leader() → GET /v2/leader {leader}; AbdicateLeader() → DELETE /v2/leader → 200 {message}',
+    source: MARATHON.leader,
+    request: async (p) => {
+      const leader = await goCall(p.base, 'GET', '/v2/leader');
+      const res = await goCall(p.base, 'DELETE', '/v2/leader');
+      return { ...res, json: { ...res.json, leader: leader.json.leader } };
+    },
+    check: (t, res) => {
+      t.equal(res.status, 200, res.text);
+      t.equal(res.json.message, 'Leadership abdicated');
+      t.match(res.json.leader, /^[^:]+:\d+$/);
+    },
+  },
+  {
     name: 'DeleteApplication(c, false) → DELETE /v2/apps/c → 200 {deploymentId, version}',
     source: MARATHON.apps,
     request: (p) => goCall(p.base, 'DELETE', '/v2/apps/c'),
