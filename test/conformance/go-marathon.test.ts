@@ -24,7 +24,10 @@ import { behaviour, MARATHON, pacer, runningApp, TIMESTAMP, UUID, type Pacer, ty
 // Two calls fail against Marathon 1.11 itself, and against pacer the same way (pinned below):
 // `KillTask` derives the app id from the task id by cutting at its last `.` (1.11 task ids end in
 // `._app.<n>`), and `DeletePodInstance(s)` decodes `instanceId` as `{"idString": …}` where 1.11's
-// RAML writer (raml/InstanceConversion.scala) gives a string.
+// RAML writer (raml/InstanceConversion.scala) gives a string. The one difference that was pacer's, an
+// idle kept-alive connection closed after Node's 5 s (Marathon's Jetty: 30 s), which made a DELETE
+// sent after a 6 s pause meet `connection reset by peer` (go-marathon then marks its host down), is
+// pinned in test/runtime/api-listeners-protocol.test.ts.
 
 /** The headers every go-marathon API call carries. */
 const GO_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Encoding': 'gzip', 'User-Agent': 'Go-http-client/1.1' };
