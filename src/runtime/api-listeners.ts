@@ -27,6 +27,16 @@ const CLOSE_GRACE_MS = 5_000;
 export const MAX_API_CONNECTIONS = 10_000;
 
 /**
+ * How long a kept-alive connection may stay idle between requests: Marathon's 30 s
+ * (`HttpModule.scala`, `connector.setIdleTimeout(30000)` on every Jetty connector). fastify sets
+ * its own 72 s only on a server it creates itself, so the servers made here had Node's 5 s: a
+ * client reusing a kept-alive connection after a pause of about that long (Go's net/http keeps
+ * idle connections 90 s; go-marathon, Traefik) could send its request as pacer closed the socket,
+ * and got `connection reset by peer`, which Go does not retry for POST, PUT or DELETE.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
+/**
  * The API's listeners, as Marathon's `HttpModule.scala` builds its Jetty connectors: HTTP on
  * `--port` unless `--disable_http`, HTTPS (HTTP/1.1 over TLS, PEM `--ssl_cert`/`--ssl_key`) on
  * `--https_port` when the PEM files are given, both on `--address`. One fastify instance serves
@@ -61,8 +71,11 @@ export class ApiListeners {
       this.primary = answeringWhatNodeRefuses(http.createServer({ requireHostHeader: false }, served));
       if (tls !== undefined) this.secondary = answeringWhatNodeRefuses(https.createServer({ ...tls, requireHostHeader: false }, served));
     }
-    this.primary.maxConnections = this.maxConnections;
-    if (this.secondary !== undefined) this.secondary.maxConnections = this.maxConnections;
+    for (const server of [this.primary, this.secondary]) {
+      if (server === undefined) continue;
+      server.maxConnections = this.maxConnections;
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    }
     return this.primary;
   };
 

@@ -109,3 +109,30 @@ async function waitAnswer(port: number): Promise<string> {
   }
   return '';
 }
+
+// Marathon's Jetty connectors keep an idle connection 30 s (`HttpModule.scala`,
+// `connector.setIdleTimeout(30000)`); pacer's listeners kept Node's 5 s, so a client that reused
+// a kept-alive connection after a pause of about 5 s (Go's net/http keeps them 90 s, go-marathon
+// and Traefik use it) could send its request as pacer closed the socket: `connection reset by
+// peer`, which Go does not retry for POST/PUT/DELETE and go-marathon answers by marking the host
+// down ("all the Marathon hosts are presently down").
+t.test('a kept-alive connection is kept idle 30 s, as Marathon\'s Jetty keeps it: the answer says timeout=30 and the socket serves the next request', async (t) => {
+  const port = await serve(t);
+  const socket = connect(port, '127.0.0.1');
+  t.teardown(() => socket.destroy());
+  let text = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (d: string) => (text += d));
+  const answers = (): number => (text.match(/HTTP\/1\.1 200 OK\r\n/g) ?? []).length;
+  socket.write('GET /ping HTTP/1.1\r\nHost: x\r\n\r\n');
+  await waitFor(() => answers() === 1);
+  t.match(text, /\r\nKeep-Alive: timeout=30\r\n/i, text);
+  socket.write('GET /ping HTTP/1.1\r\nHost: x\r\n\r\n');
+  await waitFor(() => answers() === 2);
+  t.equal(answers(), 2, 'the same connection answered again');
+});
+
+/** Waits until `done()` holds, bounded (10 s). */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+}

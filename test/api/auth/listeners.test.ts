@@ -141,3 +141,12 @@ t.test('a certificate that cannot be read or does not fit its key stops start-up
   writeFileSync(garbage, 'not a pem file\n');
   tt.throws(() => new ApiListeners({ ...base, sslCert: garbage, sslKey: cert.key }), /cannot be used/);
 });
+
+t.test('HTTP and HTTPS both keep an idle kept-alive connection 30 s, as Marathon\'s Jetty connectors do', { skip }, async (tt) => {
+  const cert = certificate();
+  const { url } = await serve(tt, { sslCert: cert.cert, sslKey: cert.key });
+  for (const base of [url('http'), url('https')]) {
+    const pong = await request(`${base}/ping`, { ca: cert.pem, headers: { connection: 'keep-alive' } });
+    tt.equal(pong.headers['keep-alive'], 'timeout=30', base);
+  }
+});
