@@ -117,6 +117,12 @@ async function hello(t: Test, p: Pacer): Promise<string[]> {
   return p.server.harness.instances('/web/hello').map((i) => i.instanceId);
 }
 
+t.test('the decoding check finds what would fail nixy\'s encoding/json, and passes absent and null fields', async (t) => {
+  t.same(goDecodeErrors({ apps: [{ id: 1, labels: { a: 1 }, tasks: [{ ports: ['1'], healthCheckResults: [{ alive: 'true' }] }], container: null, env: undefined }] }, NIXY_APPS),
+    ['$.apps[0].id', '$.apps[0].labels', '$.apps[0].tasks[0].healthCheckResults[0].alive', '$.apps[0].tasks[0].ports']);
+  t.same(goDecodeErrors({ apps: [{ id: '/a', container: null, tasks: [] }] }, NIXY_APPS), []);
+});
+
 t.test(behaviour('nixy: GET /v2/apps?embed=apps.tasks decodes into nixy\'s structs without a type error, every field it reads in place (facts 35, 36, 40)', MARATHON.apps), async (t) => {
   const p = await pacer(t);
   const ids = await hello(t, p);
@@ -146,6 +152,18 @@ t.test(behaviour('nixy: GET /v2/apps?embed=apps.tasks decodes into nixy\'s struc
   const br = byId.get('/web/br');
   t.match(br.container.portMappings, [{ containerPort: 0, hostPort: 0, protocol: 'tcp', servicePort: Number, labels: { VIP_0: '/br:80' } }]);
   t.equal(nixyServers(br).length, 1, 'a bridge-networked task has its host port in ports');
+});
+
+t.test(behaviour('nixy\'s stream template: portDefinitions[i].port (the service port nginx listens on) and protocol pair with tasks[].ports[i] (facts 19, 40)', MARATHON.servicePorts), async (t) => {
+  const p = await pacer(t);
+  t.equal((await p.call('POST', '/v2/apps', app('/tcp/two', { portDefinitions: [{ port: 0, protocol: 'tcp', name: 'a' }, { port: 0, protocol: 'udp', name: 'b' }] }))).status, 201);
+  p.runAll();
+  const a = (await resync(p)).json.apps[0];
+  t.same(goDecodeErrors({ apps: [a] }, NIXY_APPS), []);
+  t.match(a.portDefinitions, [{ protocol: 'tcp', name: 'a' }, { protocol: 'udp', name: 'b' }]);
+  const [first, second] = a.portDefinitions.map((d: { port: number }) => d.port);
+  t.ok(first >= 10000 && second >= 10000 && first !== second, `two service ports ${first}, ${second}`);
+  t.equal(a.tasks[0].ports.length, 2, 'one host port per port definition, in order');
 });
 
 t.test(behaviour('nixy: a task of a health-checked app is routed only once every healthCheckResults entry is alive: [] before its first check, alive:false after a failed one', MARATHON.healthChecks), async (t) => {
