@@ -4,6 +4,12 @@ import { RawSseClient } from '../api/events/raw-sse-client';
 import { waitUntil } from '../api/events/wait-until';
 import { behaviour, MARATHON, pacer, runningApp, TIMESTAMP, UUID, type Pacer, type Res } from './conformance-kit';
 
+/** A write answered as Marathon answers it: 200 with the deployment's id and version (each row names its own text on failure). */
+function answersDeployment(t: Test, res: Res): void {
+  t.equal(res.status, 200, res.text);
+  t.match(res.json, { deploymentId: UUID, version: TIMESTAMP });
+}
+
 // Requests exactly as go-marathon (github.com/gambol99/go-marathon at 94e7bcb, 2020-01-16, the
 // client library of Traefik v1's Marathon provider) sends them, pinned so a change of pacer cannot
 // break its users unnoticed. It was run unchanged against a real pacer on 2026-12-01 (alone and
@@ -165,19 +171,13 @@ const CASES: Case[] = [
     name: 'ScaleApplicationInstances(c, 3, false) → PUT /v2/apps/c {id, instances, ports: null, dependencies: null} → 200 {deploymentId, version}',
     source: MARATHON.apps,
     request: (p) => goCall(p.base, 'PUT', '/v2/apps/c', '{"id":"/c","instances":3,"ports":null,"dependencies":null}'),
-    check: (t, res) => {
-      t.equal(res.status, 200, res.text);
-      t.match(res.json, { deploymentId: UUID, version: TIMESTAMP });
-    },
+    check: answersDeployment,
   },
   {
     name: 'RestartApplication(c, true) → POST /v2/apps/c/restart?force=true with `{}` → 200 {deploymentId, version}',
     source: MARATHON.apps,
     request: (p) => goCall(p.base, 'POST', '/v2/apps/c/restart?force=true', '{}'),
-    check: (t, res) => {
-      t.equal(res.status, 200, res.text);
-      t.match(res.json, { deploymentId: UUID, version: TIMESTAMP });
-    },
+    check: answersDeployment,
   },
   {
     name: 'Applications(embed=apps.tasks&embed=apps.deployments&embed=apps.readiness), Traefik v1\'s poll → tasks, counts, deployments, readinessCheckResults',
@@ -241,10 +241,7 @@ const CASES: Case[] = [
     name: 'KillApplicationTasks(c, {Scale}) → DELETE /v2/apps/c/tasks?scale=true → 200 {version, deploymentId} (decoded into Tasks: no tasks, no error)',
     source: MARATHON.appTasks,
     request: (p) => goCall(p.base, 'DELETE', '/v2/apps/c/tasks?scale=true'),
-    check: (t, res) => {
-      t.equal(res.status, 200);
-      t.match(res.json, { deploymentId: UUID, version: TIMESTAMP });
-    },
+    check: answersDeployment,
   },
   {
     name: 'KillApplicationTasks(c, {Host}) → DELETE /v2/apps/c/tasks?host=<host> → 200 {tasks}',
@@ -385,10 +382,7 @@ const CASES: Case[] = [
     name: 'DeleteApplication(c, false) → DELETE /v2/apps/c → 200 {deploymentId, version}',
     source: MARATHON.apps,
     request: (p) => goCall(p.base, 'DELETE', '/v2/apps/c'),
-    check: (t, res) => {
-      t.equal(res.status, 200);
-      t.match(res.json, { deploymentId: UUID, version: TIMESTAMP });
-    },
+    check: answersDeployment,
   },
 ];
 

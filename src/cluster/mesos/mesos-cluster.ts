@@ -9,7 +9,7 @@ import { isReservationOperation } from '../../scheduler/model/reservation';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import { encodeCall } from './codec/mesos-codec';
 import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer, TaskStatus as MesosTaskStatus } from './codec/mesos-model';
-import { MEDIA_TYPES } from './codec/media-type';
+import { MEDIA_TYPES, mediaTypeOf } from './codec/media-type';
 import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics } from './driver-metrics';
 import { masterRefusal, rolesNamed, type MasterRefusal } from './master-refusal';
 import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
@@ -29,7 +29,7 @@ import { callAnswerVerdict } from './transport/call-answer-verdict';
 import { ExponentialBackoff } from './transport/exponential-backoff';
 import { leaderFromLocation } from './transport/leader-url';
 import { postCall } from './transport/post-call';
-import { mediaTypeOf, openSubscription, type Subscription } from './transport/subscription-stream';
+import { openSubscription, type Subscription } from './transport/subscription-stream';
 
 export type { MesosClusterOptions, MesosLogger, RecoveredFramework } from './mesos-cluster-options';
 export type { MesosDriverMetrics } from './driver-metrics';

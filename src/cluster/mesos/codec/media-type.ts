@@ -19,3 +19,8 @@ export function formatOfMediaType(contentType: string | undefined): MesosFormat 
   if (contentType === MEDIA_TYPES.json) return 'json';
   return undefined;
 }
+
+/** The media type of a `Content-Type` header without its parameters, lower case: `text/html; charset=utf-8` → `text/html`. */
+export function mediaTypeOf(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}

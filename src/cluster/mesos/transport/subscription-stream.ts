@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { decodeEvent } from '../codec/mesos-codec';
 import type { Event, MesosFormat } from '../codec/mesos-model';
-import { formatOfMediaType, MEDIA_TYPES } from '../codec/media-type';
+import { formatOfMediaType, MEDIA_TYPES, mediaTypeOf } from '../codec/media-type';
 import { RecordIoParser } from '../recordio/record-io-parser';
 import { BoundedText } from './bounded-text';
 import { SCHEDULER_PATH } from './leader-url';
@@ -23,7 +23,7 @@ export interface SubscriptionHandlers {
   /** Any other non-200 answer (§1.6); `body` is the master's plain-text message. */
   refused(status: number, body: string): void;
   /**
-   * An answer no Mesos master gives (see {@link foreignAnswer}): the URL names some other HTTP
+   * An answer no Mesos master gives (see {@link foreignError}): the URL names some other HTTP
    * service. `contentType` is the answer's header as sent (undefined when absent).
    */
   foreign(status: number, contentType: string | undefined): void;
@@ -136,9 +136,4 @@ function collectText(res: http.IncomingMessage, done: (body: string) => void): v
 export function foreignError(status: number, contentType: string | undefined): boolean {
   if (status === 307 || status === 401 || contentType === undefined) return false;
   return mediaTypeOf(contentType) !== 'text/plain';
-}
-
-/** `text/html; charset=utf-8` → `text/html`. */
-export function mediaTypeOf(contentType: string): string {
-  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
 }
