@@ -13,7 +13,7 @@ import { parseZkUrl, unsupportedZkUrlProblem } from '../cluster/mesos/zk/zk-url'
 import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-options';
 import { redactUrlValue } from '../cluster/url-credentials';
 import { masterBaseUrl } from '../cluster/mesos/transport/leader-url';
-import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
+import { agentAttributesProblem, agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT, MAX_LOCAL_AGENTS } from '../cluster/local/local-agent';
 import type { PortRange } from '../scheduler/model/resources';
 import { MAX_INSTANCES } from '../scheduler/model/run-spec-limits';
 
@@ -223,7 +223,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--store_sync', env: 'PACER_STORE_SYNC', help: 'NORMAL (default; survives kill -9) | FULL (also power loss)', apply: (c, v) => oneOf(v.toUpperCase(), ['NORMAL', 'FULL'], (k) => { c.storeSynchronous = k as 'NORMAL' | 'FULL'; }) },
   { flag: '--store_min_free', env: 'PACER_STORE_MIN_FREE', help: `MiB the store's file system must keep free for API changes to be taken; below it they are answered 503 (default ${DEFAULT_STORE_MIN_FREE_BYTES / MIB}; 0 to ${MAX_STORE_MIN_FREE_MIB}; 0: not checked)`, apply: (c, v) => intIn(v, 0, MAX_STORE_MIN_FREE_MIB, (n) => { c.storeMinFreeBytes = n * MIB; }) },
   { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
-  { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
+  { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, MAX_LOCAL_AGENTS, (n) => { c.localAgents = n; }) },
   { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', help: `local cluster: BEGIN-END, host ports the agents offer, split evenly among them (default ${DEFAULT_FIRST_AGENT_PORT} upward, ${DEFAULT_PORTS_PER_AGENT} per agent); two pacers on one host need ranges that do not overlap`, apply: (c, v) => portRange(v, (r) => { c.localAgentPorts = r; }) },
   { flag: '--local_agent_attributes', env: 'PACER_LOCAL_AGENT_ATTRIBUTES', help: `local cluster: the agents' text attributes, as a Mesos agent's --attributes: NAME:VALUE;NAME:VALUE (every agent), or one such list per agent separated by | ('rack:r1;zone:a|rack:r2;zone:b'); names and values of [a-zA-Z0-9_/.-], at most ${MAX_ATTRIBUTE_CHARS} characters each, ${MAX_AGENT_ATTRIBUTES} per agent (default: none)`, apply: (c, v) => agentAttributes(v, (lists) => { c.localAgentAttributes = lists; }) },
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *; a role name as an app\'s role: not . or .., no leading -, no blanks or /)', apply: (c, v) => mesosRole(c, v) },
@@ -443,7 +443,7 @@ function agentPortsConflict(c: PacerConfig): { error: string } | undefined {
 function agentAttributes(value: string, set: (lists: Record<string, string>[]) => void): string | undefined {
   const lists: Record<string, string>[] = [];
   const texts = value.split('|');
-  if (texts.length > 64) return 'expected at most one attribute list per agent (at most 64)';
+  if (texts.length > MAX_LOCAL_AGENTS) return `expected at most one attribute list per agent (at most ${MAX_LOCAL_AGENTS})`;
   for (const [i, text] of texts.entries()) {
     const where = texts.length === 1 ? '' : `agent ${i + 1}: `;
     const attrs: Record<string, string> = {};
@@ -451,12 +451,12 @@ function agentAttributes(value: string, set: (lists: Record<string, string>[]) =
     if (pairs.length > MAX_AGENT_ATTRIBUTES) return `${where}${pairs.length} attributes, expected at most ${MAX_AGENT_ATTRIBUTES}`;
     for (const pair of pairs) {
       const m = /^\s*([^:\s]*)\s*:\s*(\S*)\s*$/.exec(pair);
-      const [name, text2] = m === null ? ['', ''] : [m[1], m[2]];
-      if (!ATTRIBUTE_TEXT.test(name) || !ATTRIBUTE_TEXT.test(text2)) {
+      const [name, attrValue] = m === null ? ['', ''] : [m[1], m[2]];
+      if (!ATTRIBUTE_TEXT.test(name) || !ATTRIBUTE_TEXT.test(attrValue)) {
         return `${where}${JSON.stringify(pair.trim())}: expected NAME:VALUE, each of 1 to ${MAX_ATTRIBUTE_CHARS} characters of a-z A-Z 0-9 _ / . -`;
       }
       if (Object.hasOwn(attrs, name)) return `${where}attribute ${name} given twice`;
-      attrs[name] = text2;
+      attrs[name] = attrValue;
     }
     lists.push(attrs);
   }
@@ -469,7 +469,7 @@ const ATTRIBUTE_TEXT = new RegExp(`^[a-zA-Z0-9_/.-]{1,${MAX_ATTRIBUTE_CHARS}}$`)
 /** One attribute list for every local agent, or one per agent. */
 function agentAttributesConflict(c: PacerConfig): { error: string } | undefined {
   const lists = c.localAgentAttributes;
-  if (lists === undefined || lists.length === 1 || lists.length === c.localAgents) return undefined;
+  if (lists === undefined || agentAttributesProblem(lists, c.localAgents) === undefined) return undefined;
   return { error: `--local_agent_attributes gives ${lists.length} attribute lists with --local_agents ${c.localAgents}: expected one list for every agent, or one per agent` };
 }
 

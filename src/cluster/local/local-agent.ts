@@ -27,6 +27,18 @@ export function defaultAgentPorts(count: number): PortRange {
   return [DEFAULT_FIRST_AGENT_PORT, DEFAULT_FIRST_AGENT_PORT + count * DEFAULT_PORTS_PER_AGENT - 1];
 }
 
+/** Most agents of a local cluster given as a count (`--local_agents`). */
+export const MAX_LOCAL_AGENTS = 64;
+
+/**
+ * Why `lists` of agent attributes cannot go to `count` agents (undefined when they can): one list
+ * for every agent, or one per agent.
+ */
+export function agentAttributesProblem(lists: readonly unknown[], count: number): string | undefined {
+  if (lists.length <= 1 || lists.length === count) return undefined;
+  return `${lists.length} attribute lists for ${count} agents: expected one list for every agent, or one per agent`;
+}
+
 /**
  * Why `ports` cannot be split among `count` agents (undefined when it can): an inclusive range
  * within 1..65535 with at least one port per agent.
@@ -60,7 +72,8 @@ export function resolveAgents(
 
 function defaultAgents(count: number, ports: PortRange = defaultAgentPorts(count), attributes: readonly Readonly<Record<string, string>>[] = []): LocalAgentOptions[] {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`agents must be a positive integer, got ${count}`);
-  if (attributes.length > 1 && attributes.length !== count) throw new RangeError(`${attributes.length} attribute lists for ${count} agents: expected one for all or one per agent`);
+  const attributesProblem = agentAttributesProblem(attributes, count);
+  if (attributesProblem !== undefined) throw new RangeError(attributesProblem);
   const problem = agentPortsProblem(ports, count);
   if (problem !== undefined) throw new RangeError(`agent ports: ${problem}`);
   const [first, last] = ports;
