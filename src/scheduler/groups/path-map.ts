@@ -87,6 +87,11 @@ export class PathMap<V> extends Map<string, V> {
     return new PathMap<V>(chunks, firsts, map.size, ordered, plain);
   }
 
+  /** Whether the keys are in path id order (every map of the tree is), so that a walk needs no sort. */
+  inPathOrder(): boolean {
+    return this.ordered;
+  }
+
   override get size(): number {
     return this.count;
   }

@@ -1,4 +1,5 @@
 import t from 'tap';
+import seedrandom from 'seedrandom';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 import type { ChangeOptions } from '../../../../src/scheduler/groups/change-options';
 import type { Group } from '../../../../src/scheduler/groups/group';
@@ -10,6 +11,8 @@ import {
   allGroups, allRunSpecs, emptyRoot, findGroup, findRunSpec, namespaceConflict, putGroup, withRunSpec, removeGroup,
   withoutRunSpec, setEnforceRole, treeConflict, updateGroup,
 } from '../../../../src/scheduler/groups/root-group';
+import { comparePathIds } from '../../../../src/scheduler/groups/path-id';
+import { walkRunSpecs } from '../../../../src/scheduler/groups/tree-query';
 import { NOT_TOP_LEVEL_MESSAGE } from '../../../../src/scheduler/groups/role-rules';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 
@@ -89,6 +92,37 @@ t.test('children maps are kept in path id order whatever the insertion order', a
   t.same([...root.groups.keys()], ['/a', '/g', '/z']);
   t.same(allRunSpecs(root).map((s) => s.id), ['/a/x', '/g/a', '/g/a-b', '/g/b', '/g/c', '/g/s/x', '/z/x']);
   t.same(allGroups(root).map((x) => x.id), ['/', '/a', '/g', '/g/s', '/z']);
+});
+
+t.test('allRunSpecs walks the sorted maps in path id order: the same as sorting every id', async (t) => {
+  // Segments chosen so that ids of a group, its apps and its pods interleave in every way:
+  // `a` < `a-b` < `a.b` < `ab` < `b`, and `/` below every other code unit.
+  const names = ['a', 'a-b', 'a.b', 'ab', 'b'];
+  const random = seedrandom('all-run-specs');
+  for (let round = 0; round < 30; round++) {
+    let root = emptyRoot(V0);
+    const taken = new Map<string, 'spec' | 'group'>();
+    for (let n = 0; n < 40; n++) {
+      const depth = 1 + Math.floor(random() * 3);
+      const parts = Array.from({ length: depth }, () => names[Math.floor(random() * names.length)]);
+      const id = `/${parts.join('/')}`;
+      const parentsFree = parts.slice(0, -1).every((_, i) => taken.get(`/${parts.slice(0, i + 1).join('/')}`) !== 'spec');
+      if (taken.has(id) || !parentsFree) continue;
+      for (let i = 1; i < depth; i++) taken.set(`/${parts.slice(0, i).join('/')}`, 'group');
+      taken.set(id, 'spec');
+      root = ok(withRunSpec(root, random() < 0.3 ? makePod({ id }) : makeApp({ id }), OFF(n + 1)));
+    }
+    const ids = allRunSpecs(root).map((s) => s.id);
+    t.same(ids, [...ids].sort(comparePathIds), `round ${round}`);
+    t.same(walkRunSpecs(root).map((s) => s.id), ids, `round ${round}: the walk alone is in order (no sort needed)`);
+    t.equal(ids.length, [...taken.values()].filter((k) => k === 'spec').length, `round ${round}: every run spec once`);
+  }
+});
+
+t.test('allRunSpecs sorts a tree whose maps are out of order', async (t) => {
+  const apps = new Map([['/g/c', makeApp({ id: '/g/c' })], ['/g/a', makeApp({ id: '/g/a' })]]);
+  const root = group('/', { groups: new Map([['/z', group('/z', { apps: new Map([['/z/x', makeApp({ id: '/z/x' })]]) })], ['/g', group('/g', { apps })]]) });
+  t.same(allRunSpecs(root).map((s) => s.id), ['/g/a', '/g/c', '/z/x']);
 });
 
 t.test('withRunSpec replaces a run spec of the same id and kind', async (t) => {
