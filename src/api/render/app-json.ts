@@ -116,19 +116,27 @@ function partsText(
  * {@link appText} for the list's own embeds (counts and deployments, any subset) as the app's list
  * piece, kept per spec object with the counts and deployment ids it was rendered from and rendered
  * again when any of them (or the embed) differs: the counts are the core's, kept per token of the
- * app's instances ({@link keptAppTaskCounts}).
+ * app's instances ({@link keptAppTaskCounts}). While that token is the one the piece was last
+ * checked with, the piece is answered without looking at the counts (one look-up per app of
+ * 10,000 in every `GET /v2/apps`, issue 13).
  */
 function countedAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): ListPiece {
-  const counts = want.has('counts') ? keptAppTaskCounts(deps, spec) : NO_COUNTS;
   const ids = want.has('deployments') ? (deployments ?? deploymentIdsByApp(deps)).get(spec.id) : undefined;
   const idsKey = ids === undefined ? '' : JSON.stringify(ids);
   const embedKey = (want.has('counts') ? 1 : 0) + (want.has('deployments') ? 2 : 0);
+  const token = want.has('counts') ? deps.scheduler.instancesToken(spec.id) : NO_COUNTS;
   const kept = countedTexts.get(spec);
-  if (kept !== undefined && kept.embedKey === embedKey && kept.idsKey === idsKey && kept.staged === counts.tasksStaged
-    && kept.running === counts.tasksRunning && kept.healthy === counts.tasksHealthy && kept.unhealthy === counts.tasksUnhealthy) return kept.piece;
+  const sameRest = kept !== undefined && kept.embedKey === embedKey && kept.idsKey === idsKey;
+  if (sameRest && token !== undefined && kept.token === token) return kept.piece;
+  const counts = want.has('counts') ? keptAppTaskCounts(deps, spec) : NO_COUNTS;
+  if (sameRest && kept.staged === counts.tasksStaged && kept.running === counts.tasksRunning
+    && kept.healthy === counts.tasksHealthy && kept.unhealthy === counts.tasksUnhealthy) {
+    kept.token = token;
+    return kept.piece;
+  }
   const piece: ListPiece = { key: spec.id, parts: [appText(deps, spec, want, deployments, counts)] };
   countedTexts.set(spec, {
-    embedKey, idsKey, staged: counts.tasksStaged, running: counts.tasksRunning, healthy: counts.tasksHealthy, unhealthy: counts.tasksUnhealthy, piece,
+    embedKey, idsKey, token, staged: counts.tasksStaged, running: counts.tasksRunning, healthy: counts.tasksHealthy, unhealthy: counts.tasksUnhealthy, piece,
   });
   return piece;
 }
@@ -184,6 +192,11 @@ const NO_COUNTS: AppTaskCounts = { tasksStaged: 0, tasksRunning: 0, tasksHealthy
 interface KeptAppText {
   readonly embedKey: number;
   readonly idsKey: string;
+  /**
+   * The core's token of the app's instances when the counts were last found equal to these
+   * (undefined: none yet, never taken as unchanged); {@link NO_COUNTS} when the embed has no counts.
+   */
+  token: object | undefined;
   readonly staged: number;
   readonly running: number;
   readonly healthy: number;

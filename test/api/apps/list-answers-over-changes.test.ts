@@ -38,7 +38,7 @@ function queryObject(qs: string): Query {
 function appsReference(fx: ApiFixture, qs: string): string {
   const query = queryObject(qs);
   const keep = appFilter(query);
-  const apps = allRunSpecs(fx.deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && keep(s));
+  const apps = allRunSpecs(fx.deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && (keep === undefined || keep(s)));
   return JSON.stringify({ apps: appsJson(fx.deps, apps, new Set([...embedSet(query), 'counts', 'deployments'])) });
 }
 

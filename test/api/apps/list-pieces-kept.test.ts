@@ -135,3 +135,27 @@ t.test('embed=apps.taskStats: the kept basis gives the life times at each read (
   appsPieces(fx.deps, specs(), embed);
   t.equal(reads, 0, 'an unchanged app\'s instances are not read again');
 });
+
+t.test('the list\'s own embeds (counts, deployments): an app whose instances did not change gives the very same piece; its counts changing, a new one', async (t) => {
+  const fx = apiFor(t);
+  await running(t, fx, appBody({ id: '/a', instances: 2 }));
+  const [b1] = await running(t, fx, appBody({ id: '/b', instances: 2 }));
+  const specs = (): AppSpec[] => fx.deps.scheduler.runSpecs().filter((s): s is AppSpec => s.kind === 'app');
+  for (const embed of [['counts', 'deployments'], ['counts'], ['deployments'], []]) {
+    const set = new Set(embed);
+    const first = appsPieces(fx.deps, specs(), set);
+    const again = appsPieces(fx.deps, specs(), set);
+    t.equal(again[0], first[0], `${embed.join(',')}: /a unchanged, the same piece`);
+    t.equal(again[1], first[1], `${embed.join(',')}: /b unchanged, the same piece`);
+    t.same(first.map((p) => JSON.parse(p.parts.join(','))), appsJson(fx.deps, specs(), set), `${embed.join(',')}: the pieces are the apps' JSON`);
+  }
+  const set = new Set(['counts', 'deployments']);
+  const before = appsPieces(fx.deps, specs(), set);
+  fx.harness.status(b1.taskId, 'TASK_FAILED', { message: 'exit 1' });
+  const after = appsPieces(fx.deps, specs(), set);
+  t.equal(after[0], before[0], 'a task of /b failed: /a the same piece');
+  t.not(after[1], before[1], '/b a new one');
+  t.match(JSON.parse(after[1].parts[0]), { id: '/b', tasksRunning: 1 }, 'with its new counts');
+  t.equal(appsPieces(fx.deps, specs(), set)[1], after[1], 'and that piece again while nothing changes');
+  t.same(after.map((p) => JSON.parse(p.parts.join(','))), appsJson(fx.deps, specs(), set), 'the pieces are the apps\' JSON');
+});

@@ -16,11 +16,12 @@ const SHOW_DEFAULTS = ['counts', 'tasks', 'lastTaskFailure', 'deployments'];
 
 /**
  * `GET /v2/apps` (facts 35–37): `{"apps":[…]}` filtered by `cmd`, `id` and `label`, and by
- * `viewable` (authorization: the apps the caller may view; the list is answered as JSON text, which
- * fastify's preSerialization hooks do not see, so the route filters here), as JSON text
- * ({@link appsText}: the same bytes as serializing the objects, without building them).
+ * `viewable` (authorization: the apps the caller may view, undefined when the caller may view
+ * every app; the list is answered as JSON text, which fastify's preSerialization hooks do not see,
+ * so the route filters here), as JSON text ({@link appsPieces}: the same bytes as serializing the
+ * objects, without building them).
  */
-export function listAppsText(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): string {
+export function listAppsText(deps: ApiDeps, query: Query, viewable: ((appId: string) => boolean) | undefined): string {
   return `${APPS_PREFIX}${listAppsPieces(deps, query, viewable).flatMap((p) => p.parts).join(',')}${APPS_SUFFIX}`;
 }
 
@@ -32,10 +33,11 @@ export const APPS_SUFFIX = ']}';
  * The texts {@link listAppsText} joins, one piece per app ({@link appsPieces}), named by the app's
  * id: the route's kept answer encodes again only the apps whose text changed (list-body-cache.ts).
  */
-export function listAppsPieces(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): ListPiece[] {
+export function listAppsPieces(deps: ApiDeps, query: Query, viewable: ((appId: string) => boolean) | undefined): ListPiece[] {
   const keep = appFilter(query);
   const embed = new Set([...embedSet(query), ...LIST_DEFAULTS]);
-  const apps = appsOf(deps.scheduler.root()).filter((s) => keep(s) && viewable(s.id));
+  const all = appsOf(deps.scheduler.root());
+  const apps = keep === undefined && viewable === undefined ? all : all.filter((s) => (keep === undefined || keep(s)) && (viewable === undefined || viewable(s.id)));
   return appsPieces(deps, apps, embed);
 }
 

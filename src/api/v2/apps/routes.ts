@@ -32,7 +32,8 @@ export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const stopRendering = renderAppDefinitionsAhead(deps);
   app.addHook('onClose', async () => stopRendering());
   app.get('/v2/apps', (request, reply) => {
-    const pieces = listAppsPieces(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
+    const access = request.access;
+    const pieces = listAppsPieces(deps, request.query as Query, access === null ? undefined : (id) => access.may('ViewRunSpec', id));
     return sendListBody(reply, bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX));
   });
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
