@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
@@ -68,7 +69,19 @@ export interface SubscriberCounts {
   readonly maxFrames: number;
 }
 
-type Request = { readonly to: 'load'; readonly spec: LoadSpec } | { readonly to: 'subscribe'; readonly port: number; readonly count: number; readonly query: string } | { readonly to: 'counts' };
+/** One read of {@link LoadClient.read}: its status, the bytes of its body and its time. */
+export interface ReadResult {
+  readonly status: number;
+  readonly bytes: number;
+  /** From the request written to the last byte of the answer read, ms. */
+  readonly ms: number;
+  /** CPU time of the load process for the read (reading the answer), µs. */
+  readonly clientCpuUs: number;
+}
+
+type Request =
+  | { readonly to: 'load'; readonly spec: LoadSpec } | { readonly to: 'read'; readonly url: string }
+  | { readonly to: 'subscribe'; readonly port: number; readonly count: number; readonly query: string } | { readonly to: 'counts' };
 
 /** The load process, started by {@link startLoadClient}. */
 export class LoadClient {
@@ -82,6 +95,16 @@ export class LoadClient {
 
   load(spec: LoadSpec): Promise<LoadResult> {
     return this.ask({ to: 'load', spec }) as Promise<LoadResult>;
+  }
+
+  /**
+   * One `GET url` as a poller makes it (a load balancer reading the apps after an event): on a
+   * connection kept alive from one read to the next, timed from the request to the last byte of
+   * the answer. Not an autocannon run: a run of one request counts autocannon's own start (10–60
+   * ms of the load process's CPU, measured against a static answer of the same size) in its time.
+   */
+  read(url: string): Promise<ReadResult | { readonly error: string }> {
+    return this.ask({ to: 'read', url }) as Promise<ReadResult | { readonly error: string }>;
   }
 
   /** Opens `count` subscribers to `/v2/events?<query>` on 127.0.0.1:`port`; resolves once all are connected. */
@@ -176,6 +199,27 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   };
 }
 
+/** The poller's connection ({@link LoadClient.read}), kept alive between reads. */
+const pollAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function read(url: string): Promise<ReadResult> {
+  return new Promise((resolve, reject) => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const req = http.get(url, { agent: pollAgent }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => void (bytes += chunk.length));
+      res.on('end', () => {
+        const ms = performance.now() - t0;
+        const cpu = process.cpuUsage(cpu0);
+        resolve({ status: res.statusCode ?? 0, bytes, ms: Math.round(ms * 10) / 10, clientCpuUs: cpu.user + cpu.system });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
 /** Subscribers: each counts the SSE frames (`\r\n\r\n`-terminated) it reads. */
 const frames: number[] = [];
 let closed = 0;
@@ -228,6 +272,7 @@ if (require.main === module && process.argv[2] === '--load-client') {
   process.on('message', (request: Request) => {
     const reply = (value: unknown): void => void process.send?.(value);
     if (request.to === 'load') runLoad(request.spec).then(reply, (err: Error) => reply({ error: err.message }));
+    else if (request.to === 'read') read(request.url).then(reply, (err: Error) => reply({ error: err.message }));
     else if (request.to === 'subscribe') void subscribe(request.port, request.count, request.query).then(reply);
     else reply(counts());
   });
