@@ -1,9 +1,12 @@
 import type { AppSpec } from '../model/app';
+import { networkModeOf } from '../model/networks';
 import type { PodContainer, PodSpec } from '../model/pod';
 import { fromMilli, type ScalarResources } from '../model/resources';
 
 /** The instance-level facts a task's environment names. */
 export interface EnvFacts {
+  /** The task's id: picks the ports of container-only mappings with container port 0 (see {@link containerNetworkPorts}). */
+  readonly taskId: string;
   readonly hostname: string;
   /** This task's host ports, in the order of its ports. */
   readonly hostPorts: readonly number[];
@@ -17,11 +20,16 @@ export interface EnvFacts {
  * `MARATHON_APP_LABELS` (label names, space separated) and `MARATHON_APP_LABEL_<NAME>`; the app's
  * own plain `env` over them (the user may override Marathon's variables). Secret-backed variables
  * are not resolved (pacer has no secret store). Names are upper-cased with every character outside
- * `[A-Z0-9_]` replaced by `_`.
+ * `[A-Z0-9_]` replaced by `_`. On container networks the port variables follow the port mappings,
+ * with or without host ports ({@link containerNetworkPorts}).
  */
 export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string> {
   const ports = facts.hostPorts;
   const vars = appVarsAndEnv(app, facts.resources);
+  if (vars.mappings !== undefined) {
+    const env: Record<string, string> = { HOST: facts.hostname, ...containerNetworkPorts(vars.mappings, facts) };
+    return vars.definesProto ? { ...env, ...vars.vars } : Object.assign(env, vars.vars);
+  }
   if (ports.length === 0) {
     // Only HOST comes before the app's variables: copy the app's template (one object shape, a
     // fast clone) and set HOST unless the app's own env overrides it (then it keeps that value).
@@ -44,6 +52,88 @@ export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string
   return vars.definesProto ? { ...env, ...vars.vars } : Object.assign(env, vars.vars);
 }
 
+/**
+ * The port variables of a task on a container network, as Marathon's `EnvironmentHelper.portsEnv`
+ * gives them when the port mappings are the declared ports: `PORT<i>` for every mapping `i` (its
+ * host port; without one its container port; for a container port 0 without a host port, a port
+ * picked for the task), `PORT_<n>` for each mapping's container port `n` (0: the port `PORT<i>`
+ * has), `PORT_<NAME>` for each named mapping (the value of its `PORT<i>`), `PORT` and `PORTS` over
+ * the host ports and the picked ports only (a fixed container port is in neither; `PORTS` is set,
+ * empty if need be, whenever the app has mappings). Marathon picks a port at random in
+ * 1025–65535 that no other port of the task uses; pacer picks it from the task id, so a task's
+ * environment is the same whenever it is resolved.
+ */
+function containerNetworkPorts(mappings: readonly EnvMapping[], facts: EnvFacts): Record<string, string> {
+  const hostPorts = facts.hostPorts;
+  const taken = new Set<number>(hostPorts);
+  for (const m of mappings) taken.add(m.containerPort);
+  const values: (number | undefined)[] = [];
+  const assigned: number[] = [];
+  const picked: number[] = [];
+  let hostIndex = 0;
+  for (let i = 0; i < mappings.length; i++) {
+    const m = mappings[i];
+    if (m.hasHostPort) {
+      const port = hostPorts[hostIndex++];
+      values.push(port);
+      if (port !== undefined) assigned.push(port);
+    } else if (m.containerPort === 0) {
+      const port = pickPort(facts.taskId, i, taken);
+      values.push(port);
+      picked.push(port);
+    } else {
+      values.push(m.containerPort);
+    }
+  }
+  const env: Record<string, string> = {};
+  for (let i = 0; i < values.length; i++) if (values[i] !== undefined) env[portVar(i)] = String(values[i]);
+  const all = assigned.concat(picked);
+  if (all.length > 0) env.PORT = String(all[0]);
+  env.PORTS = all.join(',');
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined) continue;
+    const requested = mappings[i].containerPort;
+    env[`PORT_${requested === 0 ? value : requested}`] = String(value);
+  }
+  for (let i = 0; i < values.length; i++) {
+    const name = mappings[i].nameVar;
+    if (name !== undefined && values[i] !== undefined) env[name] = String(values[i]);
+  }
+  return env;
+}
+
+/** A port in 1025–65535 that `taken` does not hold, from the task id and the mapping's index; added to `taken`. */
+function pickPort(taskId: string, index: number, taken: Set<number>): number {
+  for (let attempt = 0; ; attempt++) {
+    const port = 1025 + (fnv1a(`${taskId}#${index}#${attempt}`) % 64_511);
+    if (!taken.has(port)) {
+      taken.add(port);
+      return port;
+    }
+  }
+}
+
+/** FNV-1a, 32 bits, of a string's UTF-16 code units. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** The port mappings of an app on a container network that has any ({@link containerNetworkPorts}). */
+function containerNetworkMappings(app: AppSpec): EnvMapping[] | undefined {
+  const mappings = app.container?.portMappings ?? [];
+  if (mappings.length === 0 || networkModeOf(app.networks) !== 'container') return undefined;
+  return mappings.map((m) => {
+    const name = nonEmpty(m.name);
+    return { containerPort: m.containerPort, hasHostPort: m.hostPort !== undefined, nameVar: name === undefined ? undefined : `PORT_${envName(name)}` };
+  });
+}
+
 /** `PORT0`, `PORT1`, …: the names of the first host ports' variables, made once. */
 function portVar(i: number): string {
   return i < PORT_VARS.length ? PORT_VARS[i] : `PORT${i}`;
@@ -64,6 +154,16 @@ interface AppVars {
   readonly definesProto: boolean;
   /** `PORT_<NAME>` of each host port that has a name, aligned with the task's host ports. */
   readonly portVarNames: readonly (string | undefined)[];
+  /** On a container network, the app's port mappings (none: host or bridge networking, or no mappings). */
+  readonly mappings: readonly EnvMapping[] | undefined;
+}
+
+/** What a port mapping of an app on a container network gives its tasks' port variables. */
+interface EnvMapping {
+  readonly containerPort: number;
+  readonly hasHostPort: boolean;
+  /** `PORT_<NAME>`, when the mapping has a name. */
+  readonly nameVar: string | undefined;
 }
 
 /**
@@ -81,6 +181,7 @@ function appVarsAndEnv(app: AppSpec, resources: ScalarResources): AppVars {
     resources, vars, template: { HOST: '', ...vars }, setsHost: Object.prototype.hasOwnProperty.call(vars, 'HOST'),
     definesProto: Object.prototype.hasOwnProperty.call(vars, '__proto__'),
     portVarNames: hostPortNames(app).map((name) => (name === undefined ? undefined : `PORT_${envName(name)}`)),
+    mappings: containerNetworkMappings(app),
   };
   appVars.set(app, computed);
   return computed;

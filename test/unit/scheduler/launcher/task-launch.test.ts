@@ -192,3 +192,48 @@ t.test('a placed app\'s LAUNCH names its task by the instance and incarnation, a
     t.equal(placed.task, placed.task, 'resolved once');
   }
 });
+
+t.test('an app on a container network: Marathon\'s port variables of every mapping, with or without a host port', async (t) => {
+  // Marathon's EnvironmentHelper.portsEnv with the port mappings as the declared ports
+  // (TaskBuilder.commandInfo); its TaskBuilderTest "PortsEnvWithOnlyMappingsAndUserNetworking" and
+  // "build with virtual networking and optional hostports preserves the port order".
+  const OVERLAY = [{ mode: 'container' as const, name: 'dcos', labels: {} }];
+  const PICKED = '<picked>';
+  type Row = [string, Parameters<typeof makePortMapping>[0][], number[], Record<string, string | undefined>];
+  const table: Row[] = [
+    ['a fixed container port without a host port: PORT0, PORT_<port>, PORT_<NAME>; PORT none, PORTS empty',
+      [{ containerPort: 8080, name: 'http' }], [],
+      { PORT0: '8080', PORT_8080: '8080', PORT_HTTP: '8080', PORT: undefined, PORTS: '' }],
+    ['what Marathon makes of ipAddress.discovery.ports (a mapping without a host port; pacer refuses ipAddress)',
+      [{ containerPort: 80, name: 'web' }], [],
+      { PORT0: '80', PORT_80: '80', PORT_WEB: '80', PORT: undefined, PORTS: '' }],
+    ['container port 0 without a host port (the default mapping): a picked port everywhere',
+      [{ containerPort: 0, name: 'default' }], [],
+      { PORT0: PICKED, PORT: PICKED, PORTS: PICKED, PORT_DEFAULT: PICKED, [`PORT_${PICKED}`]: PICKED }],
+    ['a mapping with a host port among ones without: indices follow the mappings, PORT the host port',
+      [{ containerPort: 8080, name: 'http' }, { containerPort: 9000, hostPort: 0, name: 'adm' }, { containerPort: 0, hostPort: 0 }], [31_000, 31_001],
+      { PORT0: '8080', PORT1: '31000', PORT2: '31001', PORT: '31000', PORTS: '31000,31001', PORT_8080: '8080', PORT_9000: '31000', PORT_31001: '31001', PORT_HTTP: '8080', PORT_ADM: '31000' }],
+  ];
+  for (const [name, mappings, hostPorts, expected] of table) {
+    const app = makeApp({ id: '/cn', networks: OVERLAY, portDefinitions: [], container: { type: 'MESOS', portMappings: mappings.map((m) => makePortMapping(m)) } });
+    const env = appTask(app, hostPorts).env;
+    const picked = env.PORT0;
+    for (const [key, value] of Object.entries(expected)) {
+      const k = key.replace(PICKED, picked);
+      if (value === undefined) t.notOk(k in env, `${name}: no ${k}`);
+      else t.equal(env[k], value === PICKED ? picked : value, `${name}: ${k}`);
+    }
+    if (expected.PORT0 === PICKED) {
+      const port = Number(picked);
+      t.ok(Number.isInteger(port) && port >= 1025 && port <= 65_535, `${name}: picked ${picked} in 1025-65535`);
+      t.equal(appTask(app, hostPorts).env.PORT0, picked, `${name}: the same port whenever the task is resolved`);
+    }
+    t.equal(env.HOST, 'h1', `${name}: HOST`);
+  }
+  const many = makeApp({ networks: OVERLAY, portDefinitions: [], container: { type: 'MESOS', portMappings: [makePortMapping({ containerPort: 0 }), makePortMapping({ containerPort: 0 })] } });
+  const env = appTask(many, []).env;
+  t.not(env.PORT0, env.PORT1, 'two picked ports differ');
+  t.equal(env.PORTS, `${env.PORT0},${env.PORT1}`);
+  const own = makeApp({ networks: OVERLAY, portDefinitions: [], env: { PORT0: 'mine' }, container: { type: 'MESOS', portMappings: [makePortMapping({ containerPort: 80 })] } });
+  t.equal(appTask(own, []).env.PORT0, 'mine', 'the app\'s own env still wins');
+});
