@@ -14,23 +14,16 @@ export interface EnvFacts {
 }
 
 /**
- * An app task's environment as Marathon gives it (Marathon's `EnvironmentHelper`): `HOST`,
- * `PORT0..n`, `PORT` (= PORT0), `PORTS` (comma list), `PORT_<NAME>` for named port definitions /
- * mappings, `MARATHON_APP_ID`, `MARATHON_APP_VERSION`, `MARATHON_APP_RESOURCE_CPUS|MEM|DISK|GPUS`,
- * `MARATHON_APP_LABELS` (label names, space separated) and `MARATHON_APP_LABEL_<NAME>`; the app's
- * own plain `env` over them (the user may override Marathon's variables). Secret-backed variables
- * are not resolved (pacer has no secret store). Names are upper-cased with every character outside
- * `[A-Z0-9_]` replaced by `_`. On container networks the port variables follow the port mappings,
- * with or without host ports ({@link containerNetworkPorts}).
+ * An app task's environment as Marathon gives it (Marathon's `EnvironmentHelper`): `HOST`, the
+ * port variables ({@link portVariables}), `MARATHON_APP_ID`, `MARATHON_APP_VERSION`,
+ * `MARATHON_APP_RESOURCE_CPUS|MEM|DISK|GPUS`, `MARATHON_APP_LABELS` (label names, space separated)
+ * and `MARATHON_APP_LABEL_<NAME>`; the app's own plain `env` over them (the user may override
+ * Marathon's variables). Secret-backed variables are not resolved (pacer has no secret store).
+ * Names are upper-cased with every character outside `[A-Z0-9_]` replaced by `_`.
  */
 export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string> {
-  const ports = facts.hostPorts;
   const vars = appVarsAndEnv(app, facts.resources);
-  if (vars.mappings !== undefined) {
-    const env: Record<string, string> = { HOST: facts.hostname, ...containerNetworkPorts(vars.mappings, facts) };
-    return vars.definesProto ? { ...env, ...vars.vars } : Object.assign(env, vars.vars);
-  }
-  if (ports.length === 0) {
+  if (vars.ports.length === 0) {
     // Only HOST comes before the app's variables: copy the app's template (one object shape, a
     // fast clone) and set HOST unless the app's own env overrides it (then it keeps that value).
     const env = { ...vars.template };
@@ -38,14 +31,7 @@ export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string
     return env;
   }
   const env: Record<string, string> = { HOST: facts.hostname };
-  for (let i = 0; i < ports.length; i++) env[portVar(i)] = String(ports[i]);
-  env.PORT = String(ports[0]);
-  env.PORTS = ports.join(',');
-  const named = vars.portVarNames;
-  for (let i = 0; i < named.length; i++) {
-    const name = named[i];
-    if (name !== undefined && ports[i] !== undefined) env[name] = String(ports[i]);
-  }
+  portVariables(vars.ports, facts, env);
   // The app's variables over the task's, in place: a key already set keeps its place and takes the
   // app's value, a new one goes last — what spreading both into a new object gives, one copy fewer
   // (but for a variable named `__proto__`, which assignment would not define: then spread).
@@ -53,57 +39,58 @@ export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string
 }
 
 /**
- * The port variables of a task on a container network, as Marathon's `EnvironmentHelper.portsEnv`
- * gives them when the port mappings are the declared ports: `PORT<i>` for every mapping `i` (its
- * host port; without one its container port; for a container port 0 without a host port, a port
- * picked for the task), `PORT_<n>` for each mapping's container port `n` (0: the port `PORT<i>`
- * has), `PORT_<NAME>` for each named mapping (the value of its `PORT<i>`), `PORT` and `PORTS` over
- * the host ports and the picked ports only (a fixed container port is in neither; `PORTS` is set,
- * empty if need be, whenever the app has mappings). Marathon picks a port at random in
- * 1025–65535 that no other port of the task uses; pacer picks it from the task id, so a task's
- * environment is the same whenever it is resolved.
+ * Sets a task's port variables in `env` (in this order), as Marathon's `EnvironmentHelper.portsEnv` makes them from
+ * the declared ports (the port mappings' container ports when the app has mappings, else the port
+ * definitions' ports, service ports assigned) and the task's host ports:
+ * - `PORT<i>` for every declared port `i`: its host port; without one (a mapping without
+ *   `hostPort`) its container port, or for container port 0 a port picked for the task in
+ *   1025–65535 that no other port of the task uses;
+ * - `PORT` (the first of them) and `PORTS` over the host ports, then the picked ports: a fixed
+ *   container port is in neither, and `PORTS` is set, empty if need be;
+ * - `PORT_<n>` for each declared port `n` other than 0 (the value of its `PORT<i>`), and for a
+ *   declared 0 `PORT_<v>` = `v`, its own value;
+ * - `PORT_<NAME>` for each named port that has a host port (Marathon sets none for a mapping
+ *   without one).
+ * Marathon picks at random; pacer from the task id, so a task's environment is the same whenever
+ * it is resolved.
  */
-function containerNetworkPorts(mappings: readonly EnvMapping[], facts: EnvFacts): Record<string, string> {
+function portVariables(ports: readonly DeclaredPort[], facts: EnvFacts, env: Record<string, string>): void {
   const hostPorts = facts.hostPorts;
-  const taken = new Set<number>(hostPorts);
-  for (const m of mappings) taken.add(m.containerPort);
-  const values: (number | undefined)[] = [];
+  const values: number[] = [];
   const assigned: number[] = [];
   const picked: number[] = [];
   let hostIndex = 0;
-  for (let i = 0; i < mappings.length; i++) {
-    const m = mappings[i];
-    if (m.hasHostPort) {
+  let taken: Set<number> | undefined;
+  for (let i = 0; i < ports.length; i++) {
+    const declared = ports[i];
+    if (declared.hasHostPort) {
       const port = hostPorts[hostIndex++];
       values.push(port);
       if (port !== undefined) assigned.push(port);
-    } else if (m.containerPort === 0) {
+    } else if (declared.requested === 0) {
+      taken ??= new Set<number>([...hostPorts, ...ports.map((d) => d.requested)]);
       const port = pickPort(facts.taskId, i, taken);
       values.push(port);
       picked.push(port);
     } else {
-      values.push(m.containerPort);
+      values.push(declared.requested);
     }
   }
-  const env: Record<string, string> = {};
   for (let i = 0; i < values.length; i++) if (values[i] !== undefined) env[portVar(i)] = String(values[i]);
-  const all = assigned.concat(picked);
+  const all = picked.length === 0 ? assigned : assigned.concat(picked);
   if (all.length > 0) env.PORT = String(all[0]);
   env.PORTS = all.join(',');
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    if (value === undefined) continue;
-    const requested = mappings[i].containerPort;
-    env[`PORT_${requested === 0 ? value : requested}`] = String(value);
+    if (value !== undefined) env[ports[i].requestedVar ?? `PORT_${value}`] = String(value);
   }
   for (let i = 0; i < values.length; i++) {
-    const name = mappings[i].nameVar;
-    if (name !== undefined && values[i] !== undefined) env[name] = String(values[i]);
+    const nameVar = ports[i].nameVar;
+    if (nameVar !== undefined && ports[i].hasHostPort && values[i] !== undefined) env[nameVar] = String(values[i]);
   }
-  return env;
 }
 
-/** A port in 1025–65535 that `taken` does not hold, from the task id and the mapping's index; added to `taken`. */
+/** A port in 1025–65535 that `taken` does not hold, from the task id and the port's index; added to `taken`. */
 function pickPort(taskId: string, index: number, taken: Set<number>): number {
   for (let attempt = 0; ; attempt++) {
     const port = 1025 + (fnv1a(`${taskId}#${index}#${attempt}`) % 64_511);
@@ -124,14 +111,25 @@ function fnv1a(text: string): number {
   return h;
 }
 
-/** The port mappings of an app on a container network that has any ({@link containerNetworkPorts}). */
-function containerNetworkMappings(app: AppSpec): EnvMapping[] | undefined {
+/**
+ * An app's declared ports as its tasks' port variables see them: its port mappings (container
+ * and bridge networking) or its port definitions (host networking), in order.
+ */
+function declaredPorts(app: AppSpec): DeclaredPort[] {
   const mappings = app.container?.portMappings ?? [];
-  if (mappings.length === 0 || networkModeOf(app.networks) !== 'container') return undefined;
-  return mappings.map((m) => {
-    const name = nonEmpty(m.name);
-    return { containerPort: m.containerPort, hasHostPort: m.hostPort !== undefined, nameVar: name === undefined ? undefined : `PORT_${envName(name)}` };
-  });
+  if (mappings.length > 0 && networkModeOf(app.networks) !== 'host') {
+    return mappings.map((m) => declaredPort(m.containerPort, m.hostPort !== undefined, m.name));
+  }
+  return app.portDefinitions.map((d) => declaredPort(d.port, true, d.name));
+}
+
+function declaredPort(requested: number, hasHostPort: boolean, name: string | undefined): DeclaredPort {
+  const named = nonEmpty(name);
+  return {
+    requested, hasHostPort,
+    requestedVar: requested === 0 ? undefined : `PORT_${requested}`,
+    nameVar: named === undefined ? undefined : `PORT_${envName(named)}`,
+  };
 }
 
 /** `PORT0`, `PORT1`, …: the names of the first host ports' variables, made once. */
@@ -152,17 +150,19 @@ interface AppVars {
   readonly setsHost: boolean;
   /** Whether `vars` has a variable named `__proto__` (see {@link appTaskEnv}). */
   readonly definesProto: boolean;
-  /** `PORT_<NAME>` of each host port that has a name, aligned with the task's host ports. */
-  readonly portVarNames: readonly (string | undefined)[];
-  /** On a container network, the app's port mappings (none: host or bridge networking, or no mappings). */
-  readonly mappings: readonly EnvMapping[] | undefined;
+  /** The app's declared ports ({@link declaredPorts}); none: the task has no port variables. */
+  readonly ports: readonly DeclaredPort[];
 }
 
-/** What a port mapping of an app on a container network gives its tasks' port variables. */
-interface EnvMapping {
-  readonly containerPort: number;
+/** A declared port of an app: what its tasks' port variables are made of ({@link portVariables}). */
+interface DeclaredPort {
+  /** The container port of a mapping, else the port of a port definition (0: none asked for). */
+  readonly requested: number;
+  /** Whether the task has a host port for it (always under host networking). */
   readonly hasHostPort: boolean;
-  /** `PORT_<NAME>`, when the mapping has a name. */
+  /** `PORT_<requested>`, unless `requested` is 0. */
+  readonly requestedVar: string | undefined;
+  /** `PORT_<NAME>`, when the port has a name. */
   readonly nameVar: string | undefined;
 }
 
@@ -180,8 +180,7 @@ function appVarsAndEnv(app: AppSpec, resources: ScalarResources): AppVars {
   const computed: AppVars = {
     resources, vars, template: { HOST: '', ...vars }, setsHost: Object.prototype.hasOwnProperty.call(vars, 'HOST'),
     definesProto: Object.prototype.hasOwnProperty.call(vars, '__proto__'),
-    portVarNames: hostPortNames(app).map((name) => (name === undefined ? undefined : `PORT_${envName(name)}`)),
-    mappings: containerNetworkMappings(app),
+    ports: declaredPorts(app),
   };
   appVars.set(app, computed);
   return computed;
@@ -237,15 +236,6 @@ function resourceVars(prefix: string, r: ScalarResources): Record<string, string
 /** Marathon writes the scalar resources as JVM doubles: `1.0`, `0.5`, `128.0`. */
 function decimal(n: number): string {
   return Number.isInteger(n) ? n.toFixed(1) : String(n);
-}
-
-/**
- * Port names aligned with the task's host ports: the port definitions' names (host networking) or
- * the names of the port mappings that have a host port (container and bridge networking).
- */
-function hostPortNames(app: AppSpec): (string | undefined)[] {
-  if (app.portDefinitions.length > 0) return app.portDefinitions.map((d) => nonEmpty(d.name));
-  return (app.container?.portMappings ?? []).filter((m) => m.hostPort !== undefined).map((m) => nonEmpty(m.name));
 }
 
 function nonEmpty(name: string | undefined): string | undefined {
