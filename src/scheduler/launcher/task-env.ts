@@ -1,9 +1,12 @@
 import type { AppSpec } from '../model/app';
+import { networkModeOf } from '../model/networks';
 import type { PodContainer, PodSpec } from '../model/pod';
 import { fromMilli, type ScalarResources } from '../model/resources';
 
 /** The instance-level facts a task's environment names. */
 export interface EnvFacts {
+  /** The task's id: picks the ports of container-only mappings with container port 0 (see {@link containerNetworkPorts}). */
+  readonly taskId: string;
   readonly hostname: string;
   /** This task's host ports, in the order of its ports. */
   readonly hostPorts: readonly number[];
@@ -11,18 +14,16 @@ export interface EnvFacts {
 }
 
 /**
- * An app task's environment as Marathon gives it (Marathon's `EnvironmentHelper`): `HOST`,
- * `PORT0..n`, `PORT` (= PORT0), `PORTS` (comma list), `PORT_<NAME>` for named port definitions /
- * mappings, `MARATHON_APP_ID`, `MARATHON_APP_VERSION`, `MARATHON_APP_RESOURCE_CPUS|MEM|DISK|GPUS`,
- * `MARATHON_APP_LABELS` (label names, space separated) and `MARATHON_APP_LABEL_<NAME>`; the app's
- * own plain `env` over them (the user may override Marathon's variables). Secret-backed variables
- * are not resolved (pacer has no secret store). Names are upper-cased with every character outside
- * `[A-Z0-9_]` replaced by `_`.
+ * An app task's environment as Marathon gives it (Marathon's `EnvironmentHelper`): `HOST`, the
+ * port variables ({@link portVariables}), `MARATHON_APP_ID`, `MARATHON_APP_VERSION`,
+ * `MARATHON_APP_RESOURCE_CPUS|MEM|DISK|GPUS`, `MARATHON_APP_LABELS` (label names, space separated)
+ * and `MARATHON_APP_LABEL_<NAME>`; the app's own plain `env` over them (the user may override
+ * Marathon's variables). Secret-backed variables are not resolved (pacer has no secret store).
+ * Names are upper-cased with every character outside `[A-Z0-9_]` replaced by `_`.
  */
 export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string> {
-  const ports = facts.hostPorts;
   const vars = appVarsAndEnv(app, facts.resources);
-  if (ports.length === 0) {
+  if (vars.ports.length === 0) {
     // Only HOST comes before the app's variables: copy the app's template (one object shape, a
     // fast clone) and set HOST unless the app's own env overrides it (then it keeps that value).
     const env = { ...vars.template };
@@ -30,18 +31,105 @@ export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string
     return env;
   }
   const env: Record<string, string> = { HOST: facts.hostname };
-  for (let i = 0; i < ports.length; i++) env[portVar(i)] = String(ports[i]);
-  env.PORT = String(ports[0]);
-  env.PORTS = ports.join(',');
-  const named = vars.portVarNames;
-  for (let i = 0; i < named.length; i++) {
-    const name = named[i];
-    if (name !== undefined && ports[i] !== undefined) env[name] = String(ports[i]);
-  }
+  portVariables(vars.ports, facts, env);
   // The app's variables over the task's, in place: a key already set keeps its place and takes the
   // app's value, a new one goes last — what spreading both into a new object gives, one copy fewer
   // (but for a variable named `__proto__`, which assignment would not define: then spread).
   return vars.definesProto ? { ...env, ...vars.vars } : Object.assign(env, vars.vars);
+}
+
+/**
+ * Sets a task's port variables in `env` (in this order), as Marathon's `EnvironmentHelper.portsEnv` makes them from
+ * the declared ports (the port mappings' container ports when the app has mappings, else the port
+ * definitions' ports, service ports assigned) and the task's host ports:
+ * - `PORT<i>` for every declared port `i`: its host port; without one (a mapping without
+ *   `hostPort`) its container port, or for container port 0 a port picked for the task in
+ *   1025–65535 that no other port of the task uses;
+ * - `PORT` (the first of them) and `PORTS` over the host ports, then the picked ports: a fixed
+ *   container port is in neither, and `PORTS` is set, empty if need be;
+ * - `PORT_<n>` for each declared port `n` other than 0 (the value of its `PORT<i>`), and for a
+ *   declared 0 `PORT_<v>` = `v`, its own value;
+ * - `PORT_<NAME>` for each named port that has a host port (Marathon sets none for a mapping
+ *   without one).
+ * Marathon picks at random; pacer from the task id, so a task's environment is the same whenever
+ * it is resolved.
+ */
+function portVariables(ports: readonly DeclaredPort[], facts: EnvFacts, env: Record<string, string>): void {
+  const hostPorts = facts.hostPorts;
+  const values: number[] = [];
+  const assigned: number[] = [];
+  const picked: number[] = [];
+  let hostIndex = 0;
+  let taken: Set<number> | undefined;
+  for (let i = 0; i < ports.length; i++) {
+    const declared = ports[i];
+    if (declared.hasHostPort) {
+      const port = hostPorts[hostIndex++];
+      values.push(port);
+      if (port !== undefined) assigned.push(port);
+    } else if (declared.requested === 0) {
+      taken ??= new Set<number>([...hostPorts, ...ports.map((d) => d.requested)]);
+      const port = pickPort(facts.taskId, i, taken);
+      values.push(port);
+      picked.push(port);
+    } else {
+      values.push(declared.requested);
+    }
+  }
+  for (let i = 0; i < values.length; i++) if (values[i] !== undefined) env[portVar(i)] = String(values[i]);
+  const all = picked.length === 0 ? assigned : assigned.concat(picked);
+  if (all.length > 0) env.PORT = String(all[0]);
+  env.PORTS = all.join(',');
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value !== undefined) env[ports[i].requestedVar ?? `PORT_${value}`] = String(value);
+  }
+  for (let i = 0; i < values.length; i++) {
+    const nameVar = ports[i].nameVar;
+    if (nameVar !== undefined && ports[i].hasHostPort && values[i] !== undefined) env[nameVar] = String(values[i]);
+  }
+}
+
+/** A port in 1025–65535 that `taken` does not hold, from the task id and the port's index; added to `taken`. */
+function pickPort(taskId: string, index: number, taken: Set<number>): number {
+  for (let attempt = 0; ; attempt++) {
+    const port = 1025 + (fnv1a(`${taskId}#${index}#${attempt}`) % 64_511);
+    if (!taken.has(port)) {
+      taken.add(port);
+      return port;
+    }
+  }
+}
+
+/** FNV-1a, 32 bits, of a string's UTF-16 code units. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/**
+ * An app's declared ports as its tasks' port variables see them: its port mappings (container
+ * and bridge networking) or its port definitions (host networking), in order.
+ */
+function declaredPorts(app: AppSpec): DeclaredPort[] {
+  const mappings = app.container?.portMappings ?? [];
+  if (mappings.length > 0 && networkModeOf(app.networks) !== 'host') {
+    return mappings.map((m) => declaredPort(m.containerPort, m.hostPort !== undefined, m.name));
+  }
+  return app.portDefinitions.map((d) => declaredPort(d.port, true, d.name));
+}
+
+function declaredPort(requested: number, hasHostPort: boolean, name: string | undefined): DeclaredPort {
+  const named = nonEmpty(name);
+  return {
+    requested, hasHostPort,
+    requestedVar: requested === 0 ? undefined : `PORT_${requested}`,
+    nameVar: named === undefined ? undefined : `PORT_${envName(named)}`,
+  };
 }
 
 /** `PORT0`, `PORT1`, …: the names of the first host ports' variables, made once. */
@@ -62,8 +150,20 @@ interface AppVars {
   readonly setsHost: boolean;
   /** Whether `vars` has a variable named `__proto__` (see {@link appTaskEnv}). */
   readonly definesProto: boolean;
-  /** `PORT_<NAME>` of each host port that has a name, aligned with the task's host ports. */
-  readonly portVarNames: readonly (string | undefined)[];
+  /** The app's declared ports ({@link declaredPorts}); none: the task has no port variables. */
+  readonly ports: readonly DeclaredPort[];
+}
+
+/** A declared port of an app: what its tasks' port variables are made of ({@link portVariables}). */
+interface DeclaredPort {
+  /** The container port of a mapping, else the port of a port definition (0: none asked for). */
+  readonly requested: number;
+  /** Whether the task has a host port for it (always under host networking). */
+  readonly hasHostPort: boolean;
+  /** `PORT_<requested>`, unless `requested` is 0. */
+  readonly requestedVar: string | undefined;
+  /** `PORT_<NAME>`, when the port has a name. */
+  readonly nameVar: string | undefined;
 }
 
 /**
@@ -80,7 +180,7 @@ function appVarsAndEnv(app: AppSpec, resources: ScalarResources): AppVars {
   const computed: AppVars = {
     resources, vars, template: { HOST: '', ...vars }, setsHost: Object.prototype.hasOwnProperty.call(vars, 'HOST'),
     definesProto: Object.prototype.hasOwnProperty.call(vars, '__proto__'),
-    portVarNames: hostPortNames(app).map((name) => (name === undefined ? undefined : `PORT_${envName(name)}`)),
+    ports: declaredPorts(app),
   };
   appVars.set(app, computed);
   return computed;
@@ -136,15 +236,6 @@ function resourceVars(prefix: string, r: ScalarResources): Record<string, string
 /** Marathon writes the scalar resources as JVM doubles: `1.0`, `0.5`, `128.0`. */
 function decimal(n: number): string {
   return Number.isInteger(n) ? n.toFixed(1) : String(n);
-}
-
-/**
- * Port names aligned with the task's host ports: the port definitions' names (host networking) or
- * the names of the port mappings that have a host port (container and bridge networking).
- */
-function hostPortNames(app: AppSpec): (string | undefined)[] {
-  if (app.portDefinitions.length > 0) return app.portDefinitions.map((d) => nonEmpty(d.name));
-  return (app.container?.portMappings ?? []).filter((m) => m.hostPort !== undefined).map((m) => nonEmpty(m.name));
 }
 
 function nonEmpty(name: string | undefined): string | undefined {

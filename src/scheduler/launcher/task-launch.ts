@@ -148,7 +148,7 @@ function appTaskLaunch(app: AppSpec, p: Placement, task: LaunchedTask): TaskLaun
   // one object shape, built by assignment rather than by spreading.
   const launch = baseLaunch(p, task, app) as Mutable<TaskLaunch>;
   if (parts.command !== undefined) launch.command = parts.command;
-  launch.env = appTaskEnv(app, { hostname: p.agent.hostname, hostPorts, resources: task.resources });
+  launch.env = appTaskEnv(app, { taskId: task.taskId, hostname: p.agent.hostname, hostPorts, resources: task.resources });
   launch.secretEnv = parts.secretEnv;
   launch.secretVolumes = parts.secretVolumes;
   if (app.user !== undefined) launch.user = app.user;
@@ -219,7 +219,7 @@ function podTaskLaunch(
   return {
     ...baseLaunch(p, task, pod),
     ...(exec !== undefined && 'shell' in exec && exec.shell !== '' ? { command: { shell: exec.shell } } : {}),
-    env: podTaskEnv(pod, container, { hostname: p.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }, hostPortsOf),
+    env: podTaskEnv(pod, container, { taskId: task.taskId, hostname: p.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }, hostPortsOf),
     secretEnv: secretEnvOf([pod, container], pod.secrets),
     secretVolumes: pod.volumes.flatMap((v) => (v.kind === 'secret' ? [v.secret] : [])),
     ...(user === undefined ? {} : { user }),

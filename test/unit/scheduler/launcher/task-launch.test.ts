@@ -102,7 +102,7 @@ t.test('one app launched many times: what depends on the task is the task\'s, th
   t.notOk('PORT' in none.env);
   // The app's own env wins over Marathon's variables and keeps the position of the variable it overrides.
   t.same(Object.entries(second.env), [
-    ['HOST', 'h1'], ['PORT0', 'mine'], ['PORT', '31005'], ['PORTS', '31005'], ['PORT_WEB', '31005'],
+    ['HOST', 'h1'], ['PORT0', 'mine'], ['PORT', '31005'], ['PORTS', '31005'], ['PORT_10000', '31005'], ['PORT_WEB', '31005'],
     ['MARATHON_APP_ID', '/many'], ['MARATHON_APP_VERSION', app.version], ['MARATHON_APP_LABELS', 'tier'], ['MARATHON_APP_LABEL_TIER', 'back'],
     ['MARATHON_APP_RESOURCE_CPUS', second.env.MARATHON_APP_RESOURCE_CPUS], ['MARATHON_APP_RESOURCE_MEM', second.env.MARATHON_APP_RESOURCE_MEM],
     ['MARATHON_APP_RESOURCE_DISK', second.env.MARATHON_APP_RESOURCE_DISK], ['MARATHON_APP_RESOURCE_GPUS', second.env.MARATHON_APP_RESOURCE_GPUS],
@@ -129,15 +129,15 @@ t.test('an app task\'s environment: exact keys in order, the app\'s own variable
   const resourceVars = { MARATHON_APP_RESOURCE_CPUS: '0.1', MARATHON_APP_RESOURCE_MEM: '32.0', MARATHON_APP_RESOURCE_DISK: '0.0', MARATHON_APP_RESOURCE_GPUS: '0' };
   const table: [string, Record<string, string>, number[], [string, string][]][] = [
     ['two ports, one named', {}, [31_000, 31_001], [
-      ['HOST', 'h1'], ['PORT0', '31000'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_HTTP', '31000'],
+      ['HOST', 'h1'], ['PORT0', '31000'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_10000', '31000'], ['PORT_10001', '31001'], ['PORT_HTTP', '31000'],
       ['MARATHON_APP_ID', '/web'], ['MARATHON_APP_VERSION', '2026-01-01T00:00:00.000Z'], ['MARATHON_APP_LABELS', ''],
     ]],
     ['the app overrides HOST and PORT0 (they keep their place) and adds its own last', { PORT0: 'mine', HOST: 'me', EXTRA: 'x' }, [31_000, 31_001], [
-      ['HOST', 'me'], ['PORT0', 'mine'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_HTTP', '31000'],
+      ['HOST', 'me'], ['PORT0', 'mine'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_10000', '31000'], ['PORT_10001', '31001'], ['PORT_HTTP', '31000'],
       ['MARATHON_APP_ID', '/web'], ['MARATHON_APP_VERSION', '2026-01-01T00:00:00.000Z'], ['MARATHON_APP_LABELS', ''], ['EXTRA', 'x'],
     ]],
     ['a variable named __proto__ is a variable', JSON.parse('{"__proto__": "p"}') as Record<string, string>, [31_000, 31_001], [
-      ['HOST', 'h1'], ['PORT0', '31000'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_HTTP', '31000'],
+      ['HOST', 'h1'], ['PORT0', '31000'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_10000', '31000'], ['PORT_10001', '31001'], ['PORT_HTTP', '31000'],
       ['MARATHON_APP_ID', '/web'], ['MARATHON_APP_VERSION', '2026-01-01T00:00:00.000Z'], ['MARATHON_APP_LABELS', ''], ['__proto__', 'p'],
     ]],
   ];
@@ -191,4 +191,62 @@ t.test('a placed app\'s LAUNCH names its task by the instance and incarnation, a
     t.same(placed.task, asTask.task, `incarnation ${c.incarnation}: the same resolved task`);
     t.equal(placed.task, placed.task, 'resolved once');
   }
+});
+
+t.test('port variables: Marathon\'s EnvironmentHelper.portsEnv under host, bridge and container networking', async (t) => {
+  // Marathon 1.11's EnvironmentHelper.portsEnv with TaskBuilder's declared ports (the mappings'
+  // container ports, else the port definitions' ports): PORT<i> per declared port, PORT_<n> per
+  // declared port n (a declared 0: PORT_<its value>), PORT_<NAME> only for a port with a host port,
+  // PORT/PORTS over host ports and picked ports.
+  const OVERLAY = [{ mode: 'container' as const, name: 'dcos', labels: {} }];
+  const PICKED = '<picked>';
+  type Mapping = Parameters<typeof makePortMapping>[0];
+  type Row = [string, Parameters<typeof makeApp>[0], number[], Record<string, string | undefined>];
+  const onOverlay = (mappings: Mapping[]): Parameters<typeof makeApp>[0] =>
+    ({ id: '/cn', networks: OVERLAY, portDefinitions: [], container: { type: 'MESOS', portMappings: mappings.map((m) => makePortMapping(m)) } });
+  const table: Row[] = [
+    ['host: PORT_<service port> of each port definition, PORT_<NAME> of the named one',
+      { portDefinitions: [{ port: 10_000, protocol: 'tcp', name: 'http', labels: {} }, { port: 10_001, protocol: 'tcp', labels: {} }] }, [31_000, 31_001],
+      { PORT0: '31000', PORT1: '31001', PORT_10000: '31000', PORT_10001: '31001', PORT_HTTP: '31000', PORT: '31000', PORTS: '31000,31001' }],
+    ['host: a port definition of port 0 (none assigned): PORT_<host port>',
+      { portDefinitions: [{ port: 0, protocol: 'tcp', labels: {} }] }, [31_005],
+      { PORT0: '31005', PORT_31005: '31005', PORT_0: undefined, PORT: '31005', PORTS: '31005' }],
+    ['bridge: PORT<i> follows the mappings, one without a host port is its container port, in neither PORT nor PORTS',
+      { networks: BRIDGE, portDefinitions: [], container: { type: 'DOCKER', portMappings: [makePortMapping({ containerPort: 80, hostPort: 0, name: 'http' }), makePortMapping({ containerPort: 9000, name: 'admin' }), makePortMapping({ containerPort: 0, hostPort: 0 })] } }, [31_000, 31_001],
+      { PORT0: '31000', PORT1: '9000', PORT2: '31001', PORT_80: '31000', PORT_9000: '9000', PORT_31001: '31001', PORT_HTTP: '31000', PORT_ADMIN: undefined, PORT: '31000', PORTS: '31000,31001' }],
+    ['container network, a fixed container port without a host port: PORT0, PORT_<port>; no PORT_<NAME>, no PORT, PORTS empty',
+      onOverlay([{ containerPort: 8080, name: 'http' }]), [],
+      { PORT0: '8080', PORT_8080: '8080', PORT_HTTP: undefined, PORT: undefined, PORTS: '' }],
+    ['container network, container port 0 without a host port (the default mapping): a picked port',
+      onOverlay([{ containerPort: 0, name: 'default' }]), [],
+      { PORT0: PICKED, PORT: PICKED, PORTS: PICKED, PORT_DEFAULT: undefined, [`PORT_${PICKED}`]: PICKED, PORT_0: undefined }],
+    ['container network, a mapping with a host port among ones without: indices follow the mappings, PORT the host port',
+      onOverlay([{ containerPort: 8080, name: 'http' }, { containerPort: 9000, hostPort: 0, name: 'adm' }, { containerPort: 0, hostPort: 0 }]), [31_000, 31_001],
+      { PORT0: '8080', PORT1: '31000', PORT2: '31001', PORT: '31000', PORTS: '31000,31001', PORT_8080: '8080', PORT_9000: '31000', PORT_31001: '31001', PORT_HTTP: undefined, PORT_ADM: '31000' }],
+    ['no ports: no port variables at all',
+      { portDefinitions: [] }, [],
+      { PORT0: undefined, PORT: undefined, PORTS: undefined }],
+  ];
+  for (const [name, spec, hostPorts, expected] of table) {
+    const app = makeApp(spec);
+    const env = appTask(app, hostPorts).env;
+    const picked = env.PORT0;
+    for (const [key, value] of Object.entries(expected)) {
+      const k = key.replace(PICKED, picked);
+      if (value === undefined) t.notOk(k in env, `${name}: no ${k}`);
+      else t.equal(env[k], value === PICKED ? picked : value, `${name}: ${k}`);
+    }
+    if (expected.PORT0 === PICKED) {
+      const port = Number(picked);
+      t.ok(Number.isInteger(port) && port >= 1025 && port <= 65_535, `${name}: picked ${picked} in 1025-65535`);
+      t.equal(appTask(app, hostPorts).env.PORT0, picked, `${name}: the same port whenever the task is resolved`);
+    }
+    t.equal(env.HOST, 'h1', `${name}: HOST`);
+  }
+  const many = makeApp(onOverlay([{ containerPort: 0 }, { containerPort: 0 }]));
+  const env = appTask(many, []).env;
+  t.not(env.PORT0, env.PORT1, 'two picked ports differ');
+  t.equal(env.PORTS, `${env.PORT0},${env.PORT1}`);
+  const own = makeApp({ ...onOverlay([{ containerPort: 80 }]), env: { PORT0: 'mine' } });
+  t.equal(appTask(own, []).env.PORT0, 'mine', 'the app\'s own env still wins');
 });
