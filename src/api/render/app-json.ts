@@ -14,8 +14,9 @@ import type { ListPiece } from './list-body-cache';
  *
  * - `counts` → `tasksStaged`, `tasksRunning`, `tasksHealthy`, `tasksUnhealthy`;
  * - `deployments` → `deployments: [{id}]`, the running deployments that touch the app;
- * - `readiness` → `readinessCheckResults`, one per instance with a readiness check
- *   (`{name, taskId, ready, lastResponse}`, the core's results; `[]` without a check);
+ * - `readiness` → `readinessCheckResults`, one per instance with a readiness check while a
+ *   running deployment changes the app (`{name, taskId, ready, lastResponse}`, the core's results;
+ *   `[]` without a check or a deployment, as Marathon's `AppInfoBaseData`);
  * - `tasks` → `tasks` (fact 40, app-scoped: `servicePorts: []`);
  * - `lastTaskFailure` → `lastTaskFailure`, only when the core recorded a failure (Marathon's
  *   `TaskFailure`: `appId, host, message, state, taskId, timestamp, version, slaveId`);
@@ -320,6 +321,17 @@ function appDefinitionHead(spec: AppSpec): string {
   return head;
 }
 
+/**
+ * The app's readiness results as Marathon's `AppInfoBaseData` lists them: only those of its
+ * running deployments (`readinessChecksByApp` of each `DeploymentStepInfo`), so `[]` once no
+ * deployment changes the app, although the core keeps an instance's last result until it ends
+ * (Traefik v1's Marathon provider reads these results while `deployments` is not empty).
+ */
+function appReadinessJson(deps: ApiDeps, spec: AppSpec, deploymentIds: readonly string[]): unknown[] {
+  if (deploymentIds.length === 0) return [];
+  return deps.scheduler.readiness(spec.id).map((r) => ({ ...r }));
+}
+
 /** A part already written as JSON text (the embedded tasks, from their kept texts). */
 class JsonText {
   constructor(readonly text: string) {}
@@ -348,11 +360,10 @@ function appEmbedParts(
     const c = counts ?? (tasksAs === 'text' ? keptAppTaskCounts(deps, spec) : appTaskCounts(instances()));
     parts.push(['tasksStaged', c.tasksStaged], ['tasksRunning', c.tasksRunning], ['tasksHealthy', c.tasksHealthy], ['tasksUnhealthy', c.tasksUnhealthy]);
   }
-  if (want.has('deployments')) {
-    const ids = (deployments ?? deploymentIdsByApp(deps)).get(spec.id) ?? [];
-    parts.push(['deployments', ids.map((id) => ({ id }))]);
-  }
-  if (want.has('readiness')) parts.push(['readinessCheckResults', deps.scheduler.readiness(spec.id).map((r) => ({ ...r }))]);
+  let ids: readonly string[] | undefined;
+  const deploymentIds = (): readonly string[] => (ids ??= (deployments ?? deploymentIdsByApp(deps)).get(spec.id) ?? []);
+  if (want.has('deployments')) parts.push(['deployments', deploymentIds().map((id) => ({ id }))]);
+  if (want.has('readiness')) parts.push(['readinessCheckResults', appReadinessJson(deps, spec, deploymentIds())]);
   if (want.has('tasks')) parts.push(['tasks', tasksAs === 'text' ? new JsonText(instancesTasksText(deps, instances())) : instancesTasksJson(deps, instances())]);
   if (want.has('lastTaskFailure')) {
     const failure = deps.scheduler.lastTaskFailure(spec.id);

@@ -170,3 +170,19 @@ t.test('readinessCheckResults show each instance\'s readiness once it runs (fact
   t.match(app.readinessCheckResults, [{ name: 'readinessCheck', taskId: launch.taskId, ready: false }]);
   t.equal((app.deployments as Json[]).length, 1, 'the deployment waits for readiness');
 });
+
+t.test('readinessCheckResults list only the results of running deployments, as Marathon\'s AppInfoBaseData', async (t) => {
+  const fx = apiFor(t);
+  await running(t, fx, appBody({
+    portDefinitions: [{ port: 0, name: 'http-api' }], readinessChecks: [{ intervalSeconds: 30, timeoutSeconds: 10 }],
+  }));
+  const probe = fx.harness.prober.requests.find((r) => r.purpose === 'readiness');
+  if (probe === undefined) throw new Error('no readiness probe was sent');
+  fx.harness.probe(probe.probeId, { httpStatus: 200 });
+  t.equal(fx.deps.scheduler.readiness('/foo').length, 1, 'the core keeps the instance\'s last result');
+  const app = (await call(fx, 'GET', '/v2/apps/foo?embed=app.readiness')).json.app as Json;
+  t.strictSame(app.deployments, [], 'the deployment finished once the instance was ready');
+  t.strictSame(app.readinessCheckResults, [], 'no running deployment: no results listed');
+  const [listed] = apps(await call(fx, 'GET', '/v2/apps?embed=apps.readiness'));
+  t.strictSame(listed.readinessCheckResults, [], 'the list says the same');
+});
