@@ -1,6 +1,7 @@
 import type * as ChildProcessModule from 'node:child_process';
 import type * as FsModule from 'node:fs';
 import type * as PathModule from 'node:path';
+import type { PosixSpawner } from './posix-spawner';
 
 /** A request to the launcher: start one task process. */
 export interface SpawnRequest {
@@ -10,6 +11,13 @@ export interface SpawnRequest {
   readonly env: Readonly<Record<string, string>>;
   /** The task's sandbox: created if missing; the process's working directory, with its `stdout` and `stderr` files. */
   readonly sandbox: string;
+  /**
+   * A simple shell command's words (simple-command.ts), `file` and `args` being `/bin/sh -c` and
+   * the command: exec'ed directly when the first word names an executable file (searched as the
+   * shell does: in the sandbox when it holds a `/`, else along the environment's `PATH`), with
+   * `PWD` set as dash sets it; otherwise, or when that exec fails, `file` and `args` run.
+   */
+  readonly direct?: readonly string[];
 }
 
 /** What the launcher answers about a request: started (then, later, exited) or could not start. */
@@ -23,6 +31,8 @@ export interface LauncherModules {
   readonly childProcess: typeof ChildProcessModule;
   readonly fs: typeof FsModule;
   readonly path: typeof PathModule;
+  /** Processes by `posix_spawn` (posix-spawner.ts); without it, or for a file without a `/`, `childProcess` starts them. */
+  readonly posix?: PosixSpawner;
 }
 
 /**
@@ -43,20 +53,42 @@ export function launcherProgram(m: LauncherModules): void {
   const reply = (message: LauncherReply): void => {
     if (process.connected) process.send?.(message);
   };
-  /** Fork and exec, once the sandbox and its log files are ready; the files are closed here (the child has them). */
-  const start = (request: SpawnRequest, out: FsModule.promises.FileHandle, err: FsModule.promises.FileHandle): void => {
-    if (process.ppid !== parent) process.exit(0);
+  /** A directly exec'ed program: its file, its argv[0] and arguments, and `PWD` (`sh` exports the working directory's). */
+  interface Direct { readonly file: string; readonly words: readonly string[]; readonly pwd: string }
+  /** Whether `file` is an executable regular file. */
+  const executable = (file: string): Promise<boolean> =>
+    m.fs.promises.stat(file).then((st) => st.isFile() && m.fs.promises.access(file, m.fs.constants.X_OK).then(() => true), () => false)
+      .catch(() => false);
+  /** Find a simple command's program as `sh` would; undefined when not found (then `sh` runs it and reports why). */
+  const findDirect = async (request: SpawnRequest): Promise<Direct | undefined> => {
+    const words = request.direct;
+    if (words === undefined) return undefined;
+    const candidates = words[0].includes('/')
+      ? [m.path.resolve(request.sandbox, words[0])]
+      : (request.env.PATH ?? '').split(':').map((dir) => m.path.resolve(request.sandbox, dir, words[0]));
+    for (const file of candidates) {
+      if (await executable(file)) return { file, words, pwd: await m.fs.promises.realpath(request.sandbox) };
+    }
+    return undefined;
+  };
+  /** Spawn detached with the log files by Node (a direct exec that fails falls back to `file` and `args`; its `error` is ignored). */
+  const spawnChild = (request: SpawnRequest, out: number, err: number, direct: Direct | undefined): ChildProcessModule.ChildProcess => {
+    const options = { cwd: request.sandbox, detached: true, stdio: ['ignore', out, err] as ChildProcessModule.StdioOptions };
+    if (direct !== undefined) {
+      const child = m.childProcess.spawn(direct.file, direct.words.slice(1), { ...options, argv0: direct.words[0], env: { ...request.env, PWD: direct.pwd } });
+      if (child.pid !== undefined) return child;
+      child.once('error', () => undefined);
+    }
+    return m.childProcess.spawn(request.file, [...request.args], { ...options, env: { ...request.env } });
+  };
+  /** Start by Node's child_process and report: `spawned` and later `exited`, or `failed`. */
+  const startChild = (request: SpawnRequest, out: number, err: number, direct: Direct | undefined): void => {
     let child: ChildProcessModule.ChildProcess;
     try {
-      child = m.childProcess.spawn(request.file, [...request.args], {
-        cwd: request.sandbox, env: { ...request.env }, detached: true, stdio: ['ignore', out.fd, err.fd],
-      });
+      child = spawnChild(request, out, err, direct);
     } catch (e) {
       reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: ${(e as Error).message}` });
       return;
-    } finally {
-      void out.close();
-      void err.close();
     }
     child.unref();
     const pid = child.pid;
@@ -67,6 +99,29 @@ export function launcherProgram(m: LauncherModules): void {
     child.once('error', () => undefined);
     child.once('exit', (code, signal) => reply({ type: 'exited', id: request.id, code, signal }));
     reply({ type: 'spawned', id: request.id, pid });
+  };
+  /** Start by `posix_spawn` and report as {@link startChild} does (the same messages). */
+  const startPosix = (posix: PosixSpawner, request: SpawnRequest, out: number, err: number, direct: Direct | undefined): void => {
+    let pid: number | string = 'ENOENT';
+    if (direct !== undefined) pid = posix.spawn(direct.file, direct.words, { ...request.env, PWD: direct.pwd }, request.sandbox, out, err);
+    if (typeof pid !== 'number') pid = posix.spawn(request.file, [request.file, ...request.args], request.env, request.sandbox, out, err);
+    if (typeof pid !== 'number') {
+      reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: spawn ${request.file} ${pid}` });
+      return;
+    }
+    posix.watch(pid, (code, signal) => reply({ type: 'exited', id: request.id, code, signal }));
+    reply({ type: 'spawned', id: request.id, pid });
+  };
+  /** Start the process, once the sandbox and its log files are ready; the files are closed here (the child has them). */
+  const start = (request: SpawnRequest, out: FsModule.promises.FileHandle, err: FsModule.promises.FileHandle, direct: Direct | undefined): void => {
+    if (process.ppid !== parent) process.exit(0);
+    try {
+      if (m.posix !== undefined && request.file.includes('/')) startPosix(m.posix, request, out.fd, err.fd, direct);
+      else startChild(request, out.fd, err.fd, direct);
+    } finally {
+      void out.close();
+      void err.close();
+    }
   };
   process.on('disconnect', () => process.exit(0));
   // Ctrl-C in a terminal reaches pacer's whole process group: the launcher leaves with pacer, not before it.
@@ -79,10 +134,11 @@ export function launcherProgram(m: LauncherModules): void {
     const files = fsp.mkdir(request.sandbox, { recursive: true }).then(() => Promise.allSettled([
       fsp.open(m.path.join(request.sandbox, 'stdout'), 'a'),
       fsp.open(m.path.join(request.sandbox, 'stderr'), 'a'),
+      findDirect(request),
     ]));
-    files.then(([out, err]) => {
+    files.then(([out, err, direct]) => {
       if (out.status === 'fulfilled' && err.status === 'fulfilled') {
-        start(request, out.value, err.value);
+        start(request, out.value, err.value, direct.status === 'fulfilled' ? direct.value : undefined);
         return;
       }
       for (const opened of [out, err]) if (opened.status === 'fulfilled') void opened.value.close();

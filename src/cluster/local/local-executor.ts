@@ -5,6 +5,7 @@ import { HealthChecker } from './health-checker';
 import { isProcessAlive, processStartTime, signalGroup } from './process-identity';
 import { hostProcesses } from './sandbox-processes';
 import type { ExecutorRecord, TaskRecord } from './state-file';
+import type { SpawnRequest } from './launcher-program';
 import type { SpawnCallbacks, TaskSpawner } from './task-launcher';
 
 /** A status update produced by an executor (the cluster adds ids and a uuid). */
@@ -36,6 +37,8 @@ export interface ExecutorSettings {
 export interface ProcessCommand {
   readonly file: string;
   readonly args: readonly string[];
+  /** The words to exec directly when their program is found (`SpawnRequest.direct`). */
+  readonly direct?: readonly string[];
 }
 
 interface Supervised {
@@ -87,7 +90,7 @@ export class LocalExecutor {
     for (const t of this.tasks) {
       const command = commands.get(t.record.taskId);
       if (command === undefined) nothing.push(t);
-      else this.settings.spawner.spawn({ file: command.file, args: command.args, env: t.record.env, sandbox: t.record.sandbox }, this.spawnCallbacks(t));
+      else this.settings.spawner.spawn(spawnRequest(command, t.record), this.spawnCallbacks(t));
     }
     for (const t of nothing) this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message: 'nothing to run' });
   }
@@ -299,4 +302,10 @@ export class LocalExecutor {
   private live(): Supervised[] {
     return this.tasks.filter((t) => !isTerminalTaskState(t.record.state));
   }
+}
+
+/** The launcher's request for a task's process: its command, in its sandbox, with its environment. */
+function spawnRequest(command: ProcessCommand, record: TaskRecord): Omit<SpawnRequest, 'id'> {
+  const request = { file: command.file, args: command.args, env: record.env, sandbox: record.sandbox };
+  return command.direct === undefined ? request : { ...request, direct: command.direct };
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { launcherProgram, type LauncherReply, type SpawnRequest } from './launcher-program';
+import { posixSpawner } from './posix-spawner';
 
 /** What the launcher reports about one spawn request. */
 export interface SpawnCallbacks {
@@ -46,7 +47,11 @@ export class TaskLauncher implements TaskSpawner {
    * `runningLow`: called when the launcher is about to run out of work — a reply leaves at most one
    * request still starting — so that the next launches can be on their way before it idles.
    */
-  constructor(private readonly runningLow: () => void = () => undefined) {}
+  constructor(
+    private readonly runningLow: () => void = () => undefined,
+    /** Start processes by `posix_spawn` where koffi loads (posix-spawner.ts); false: always by Node's child_process. */
+    private readonly posix = true,
+  ) {}
 
   /** The launcher process's pid, while one runs. */
   get pid(): number | undefined {
@@ -92,7 +97,7 @@ export class TaskLauncher implements TaskSpawner {
 
   private startLauncher(): ChildProcess {
     // `__name`: tsx (tests) wraps named functions in a helper the launcher's source would not find.
-    const source = `const __name = (f) => f; (${launcherProgram.toString()})({ childProcess: require('node:child_process'), fs: require('node:fs'), path: require('node:path') });`;
+    const source = `const __name = (f) => f; (${launcherProgram.toString()})({ childProcess: require('node:child_process'), fs: require('node:fs'), path: require('node:path'), posix: ${this.posix ? posixSource() : 'undefined'} });`;
     const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     child.on('message', (reply: LauncherReply) => this.onReply(reply));
     child.once('exit', () => this.onExit(child));
@@ -138,3 +143,20 @@ export class TaskLauncher implements TaskSpawner {
     this.runningLow();
   }
 }
+
+/**
+ * The launcher's expression for its {@link posixSpawner}: koffi required by its resolved path (the
+ * launcher's `-e` source resolves modules from the working directory, not from pacer's), undefined
+ * where koffi or libc's functions cannot be loaded (Node's child_process starts the processes then).
+ */
+function posixSource(): string {
+  let koffiPath: string;
+  try {
+    koffiPath = require.resolve('koffi');
+  } catch {
+    return 'undefined';
+  }
+  const os = "require('node:os').constants";
+  return `(() => { try { return (${posixSpawner.toString()})(require(${JSON.stringify(koffiPath)}), ${os}.signals, ${os}.errno); } catch { return undefined; } })()`;
+}
+

@@ -1,4 +1,7 @@
-import t from 'tap';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
 import { makeApp, makePod } from '../../builders/run-spec-builders';
 import { appLaunch, makeFixture, podLaunch } from './local-fixture';
 
@@ -76,6 +79,76 @@ t.test('args are exec\'ed without a shell', async (t) => {
   await f.waitStatus(task.taskId, 'TASK_FINISHED');
   t.equal((await f.sandboxFile(task.taskId, 'out')).trim(), 'with spaces; $HOME');
 });
+
+/** A directory for scripts a test's tasks run, removed after the test. */
+function scriptDir(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-scripts-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A process's argv, from /proc. */
+function argvOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+}
+
+t.test('a simple cmd is exec\'ed as sh would exec it: one process, found on PATH, no shell in between', async (t) => {
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  const { op, task } = appLaunch(offer, makeApp({ cmd: 'sleep 30' }));
+  f.cluster.accept(offer.offerId, [op], 0);
+  await f.waitStatus(task.taskId, 'TASK_RUNNING');
+  const pid = f.cluster.tasks().find((x) => x.taskId === task.taskId)?.pid;
+  if (pid === undefined) throw new Error('no pid');
+  t.strictSame(argvOf(pid), ['sleep', '30'], 'the task\'s process is sleep itself, argv[0] as written');
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  t.equal(children, '', 'no child process');
+});
+
+t.test('a simple cmd naming a script: its shebang runs it with argv[0] as written, PWD the sandbox, as under sh -c', async (t) => {
+  const dir = scriptDir(t);
+  const script = join(dir, 'report');
+  writeFileSync(script, '#!/bin/sh\necho "$0|$1|$PWD|$(pwd -P)" > out\n', { mode: 0o755 });
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  const { op, task } = appLaunch(offer, makeApp({ cmd: `${script} one` }));
+  f.cluster.accept(offer.offerId, [op], 0);
+  await f.waitStatus(task.taskId, 'TASK_FINISHED');
+  const [argv0, arg, pwd, physical] = (await f.sandboxFile(task.taskId, 'out')).trim().split('|');
+  t.strictSame([argv0, arg], [script, 'one']);
+  t.equal(pwd, physical, 'PWD names the working directory');
+  t.ok(pwd.endsWith(`/${task.taskId}`), 'which is the task\'s sandbox');
+});
+
+t.test('a simple cmd\'s program gets PWD, the sandbox, as sh exports it', async (t) => {
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  const { op, task } = appLaunch(offer, makeApp({ cmd: 'env' }));
+  f.cluster.accept(offer.offerId, [op], 0);
+  await f.waitStatus(task.taskId, 'TASK_FINISHED');
+  const pwd = (await f.sandboxFile(task.taskId, 'stdout')).split('\n').find((line) => line.startsWith('PWD='));
+  t.match(pwd, new RegExp(`^PWD=/.*/${task.taskId.replace(/[.]/g, '\\.')}$`));
+});
+
+const fallbacks = [
+  { name: 'a program not found: sh runs it and reports status 127', cmd: () => 'no-such-program-of-pacer 1', state: 'TASK_FAILED', out: undefined },
+  { name: 'an executable without a shebang: sh runs it as a script', cmd: (dir: string) => join(dir, 'plain'), state: 'TASK_FINISHED', out: 'ran' },
+] as const;
+
+for (const c of fallbacks) {
+  t.test(`a simple cmd falls back to sh -c: ${c.name}`, async (t) => {
+    const dir = scriptDir(t);
+    writeFileSync(join(dir, 'plain'), 'echo ran > out\n', { mode: 0o755 });
+    const f = makeFixture(t);
+    const offer = await f.startAndOffer();
+    const { op, task } = appLaunch(offer, makeApp({ cmd: c.cmd(dir) }));
+    f.cluster.accept(offer.offerId, [op], 0);
+    const end = await f.waitStatus(task.taskId, c.state);
+    if (c.out === undefined) t.match(end.message, /status 127/);
+    else t.equal((await f.sandboxFile(task.taskId, 'out')).trim(), c.out);
+    t.same(f.states(task.taskId), ['TASK_STARTING', 'TASK_RUNNING', c.state]);
+  });
+}
 
 t.test('a missing executable fails the launch', async (t) => {
   const f = makeFixture(t);

@@ -48,7 +48,8 @@ t.test('pod environment: endpoints of every container', async (t) => {
 
 t.test('what runs: cmd through a shell, args directly, pod shell commands', async (t) => {
   const cases = [
-    { name: 'cmd', launch: appLaunch(offer, makeApp({ cmd: 'echo hi' })).task, want: { ok: true, file: '/bin/sh', args: ['-c', 'echo hi'] } },
+    { name: 'cmd', launch: appLaunch(offer, makeApp({ cmd: 'echo hi' })).task, want: { ok: true, file: '/bin/sh', args: ['-c', 'echo hi'], direct: undefined } },
+    { name: 'simple cmd', launch: appLaunch(offer, makeApp({ cmd: 'sleep 30' })).task, want: { ok: true, file: '/bin/sh', args: ['-c', 'sleep 30'], direct: ['sleep', '30'] } },
     { name: 'args', launch: appLaunch(offer, makeApp({ cmd: undefined, args: ['/bin/echo', 'a b'] })).task, want: { ok: true, file: '/bin/echo', args: ['a b'] } },
     { name: 'neither', launch: appLaunch(offer, makeApp({ cmd: undefined })).task, want: { ok: false } },
     { name: 'pod', launch: podLaunch(offer, makePod({ containers: [{ name: 'c', command: 'run' }] })).tasks[0], want: { ok: true, file: '/bin/sh', args: ['-c', 'run'] } },

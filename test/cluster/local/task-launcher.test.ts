@@ -1,0 +1,109 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import type { SpawnRequest } from '../../../src/cluster/local/launcher-program';
+import { posixSpawner } from '../../../src/cluster/local/posix-spawner';
+import { signalGroup } from '../../../src/cluster/local/process-identity';
+import { TaskLauncher, type SpawnCallbacks } from '../../../src/cluster/local/task-launcher';
+import { PATIENCE_MS } from '../../harness/wait';
+
+/** What the launcher reported about one request. */
+interface Reported {
+  pid?: number;
+  failed?: string;
+  exit?: { code: number | null; signal: string | null };
+  lost?: boolean;
+}
+
+/** Spawn one request and collect what is reported; `done` resolves at `failed`, `exited` or `lost`. */
+function spawned(launcher: TaskLauncher, request: Omit<SpawnRequest, 'id' | 'sandbox'>, sandbox: string): { report: Reported; started: Promise<void>; done: Promise<void> } {
+  const report: Reported = {};
+  let start = (): void => undefined;
+  let finish = (): void => undefined;
+  const started = new Promise<void>((resolve) => { start = resolve; });
+  const done = new Promise<void>((resolve) => { finish = resolve; });
+  const callbacks: SpawnCallbacks = {
+    spawned: (pid) => { report.pid = pid; start(); },
+    failed: (message) => { report.failed = message; start(); finish(); },
+    exited: (code, signal) => { report.exit = { code, signal }; finish(); },
+    lost: () => { report.lost = true; start(); finish(); },
+  };
+  launcher.spawn({ ...request, sandbox }, callbacks);
+  return { report, started, done };
+}
+
+async function within(p: Promise<void>, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${PATIENCE_MS} ms`)), PATIENCE_MS);
+  });
+  try {
+    await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function launcherFor(t: Test, posix: boolean): { launcher: TaskLauncher; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-launcher-'));
+  const launcher = new TaskLauncher(() => undefined, posix);
+  t.teardown(async () => {
+    await launcher.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { launcher, dir };
+}
+
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+for (const posix of [true, false]) {
+  const how = posix ? 'posix_spawn' : 'child_process';
+
+  t.test(`${how}: exit codes, signals and start failures are reported as before`, async (t) => {
+    const { launcher, dir } = launcherFor(t, posix);
+    const exit3 = spawned(launcher, { file: '/bin/sh', args: ['-c', 'exit 3'], env }, join(dir, 'a'));
+    await within(exit3.done, 'exit');
+    t.match(exit3.report, { exit: { code: 3, signal: null } }, 'exit status 3');
+    t.type(exit3.report.pid, 'number');
+
+    const aborted = spawned(launcher, { file: '/bin/sh', args: ['-c', 'kill -ABRT $$'], env }, join(dir, 'e'));
+    await within(aborted.done, 'exit');
+    t.match(aborted.report, { exit: { code: null, signal: 'SIGABRT' } }, 'a signal by the name Node gives it');
+
+    const missing = spawned(launcher, { file: '/nonexistent/binary', args: [], env }, join(dir, 'b'));
+    await within(missing.done, 'failure');
+    t.match(missing.report.failed, /^could not start \/nonexistent\/binary: spawn \/nonexistent\/binary ENOENT/);
+
+    const sleeper = spawned(launcher, { file: '/bin/sh', args: ['-c', 'sleep 30'], env, direct: ['sleep', '30'] }, join(dir, 'c'));
+    await within(sleeper.started, 'start');
+    const pid = sleeper.report.pid as number;
+    t.strictSame(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1), ['sleep', '30'], 'the simple command exec\'ed directly');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    t.equal(stat[3], String(pid), 'it leads its own session');
+    t.equal(readFileSync(`/proc/${pid}/status`, 'utf8').match(/SigBlk:\s*(\w+)/)?.[1], '0000000000000000', 'no signal blocked');
+    signalGroup(pid, 'SIGTERM');
+    await within(sleeper.done, 'exit');
+    t.match(sleeper.report.exit, { code: null, signal: 'SIGTERM' }, 'killed by SIGTERM');
+
+    const notFound = spawned(launcher, { file: '/bin/sh', args: ['-c', 'no-such-program-of-pacer'], env, direct: ['no-such-program-of-pacer'] }, join(dir, 'd'));
+    await within(notFound.done, 'exit');
+    t.match(notFound.report.exit, { code: 127 }, 'a program not found runs through sh: 127');
+  });
+}
+
+t.test('posix_spawn: a task inherits no descriptor but stdin (/dev/null), stdout and stderr', async (t) => {
+  const { launcher, dir } = launcherFor(t, true);
+  const sleeper = spawned(launcher, { file: '/bin/sh', args: ['-c', 'sleep 30'], env, direct: ['sleep', '30'] }, join(dir, 'a'));
+  await within(sleeper.started, 'start');
+  const pid = sleeper.report.pid as number;
+  t.strictSame(readdirSync(`/proc/${pid}/fd`).sort(), ['0', '1', '2']);
+  signalGroup(pid, 'SIGKILL');
+  await within(sleeper.done, 'exit');
+  t.match(sleeper.report.exit, { signal: 'SIGKILL' });
+});
+
+t.test('posixSpawner is undefined where libc cannot be loaded (the launcher then uses child_process)', async (t) => {
+  const broken = { load: (): never => { throw new Error('no libc here'); } };
+  t.equal(posixSpawner(broken, {}, {}), undefined);
+});
