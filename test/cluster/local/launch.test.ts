@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { makeApp, makePod } from '../../builders/run-spec-builders';
-import { appLaunch, makeFixture, podLaunch } from './local-fixture';
+import { appLaunch, makeFixture, podLaunch, waitFor } from './local-fixture';
+import { PATIENCE_MS } from '../../harness/wait';
 
 t.test('an app task runs with Marathon\'s environment and reports STARTING then RUNNING', async (t) => {
   const f = makeFixture(t);
@@ -100,7 +101,8 @@ t.test('a simple cmd is exec\'ed as sh would exec it: one process, found on PATH
   await f.waitStatus(task.taskId, 'TASK_RUNNING');
   const pid = f.cluster.tasks().find((x) => x.taskId === task.taskId)?.pid;
   if (pid === undefined) throw new Error('no pid');
-  t.strictSame(argvOf(pid), ['sleep', '30'], 'the task\'s process is sleep itself, argv[0] as written');
+  const argv = await waitFor(() => argvOf(pid).length > 0 && argvOf(pid), PATIENCE_MS, 'the task\'s argv in /proc');
+  t.strictSame(argv, ['sleep', '30'], 'the task\'s process is sleep itself, argv[0] as written');
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
   t.equal(children, '', 'no child process');
 });

@@ -6,7 +6,7 @@ import type { SpawnRequest } from '../../../src/cluster/local/launcher-program';
 import { posixSpawner } from '../../../src/cluster/local/posix-spawner';
 import { signalGroup } from '../../../src/cluster/local/process-identity';
 import { TaskLauncher, type SpawnCallbacks } from '../../../src/cluster/local/task-launcher';
-import { PATIENCE_MS } from '../../harness/wait';
+import { PATIENCE_MS, waitFor } from '../../harness/wait';
 
 /** What the launcher reported about one request. */
 interface Reported {
@@ -78,7 +78,12 @@ for (const posix of [true, false]) {
     const sleeper = spawned(launcher, { file: '/bin/sh', args: ['-c', 'sleep 30'], env, direct: ['sleep', '30'] }, join(dir, 'c'));
     await within(sleeper.started, 'start');
     const pid = sleeper.report.pid as number;
-    t.strictSame(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1), ['sleep', '30'], 'the simple command exec\'ed directly');
+    // The pid comes back as the exec begins; the new program's argv shows in /proc a moment later.
+    const argv = await waitFor(() => {
+      const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+      return words.length > 0 && words;
+    }, 'the task\'s argv in /proc');
+    t.strictSame(argv, ['sleep', '30'], 'the simple command exec\'ed directly');
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     t.equal(stat[3], String(pid), 'it leads its own session');
     t.equal(readFileSync(`/proc/${pid}/status`, 'utf8').match(/SigBlk:\s*(\w+)/)?.[1], '0000000000000000', 'no signal blocked');
