@@ -112,12 +112,17 @@ export function launcherProgram(m: LauncherModules): void {
     posix.watch(pid, (code, signal) => reply({ type: 'exited', id: request.id, code, signal }));
     reply({ type: 'spawned', id: request.id, pid });
   };
+  /** Whether a text of the request holds a NUL, which C would cut short where Node's child_process refuses it (and says so). */
+  const hasNul = (request: SpawnRequest): boolean =>
+    [request.file, ...request.args, ...Object.keys(request.env), ...Object.values(request.env)].some((text) => text.includes('\0'));
   /** Start the process, once the sandbox and its log files are ready; the files are closed here (the child has them). */
   const start = (request: SpawnRequest, out: FsModule.promises.FileHandle, err: FsModule.promises.FileHandle, direct: Direct | undefined): void => {
     if (process.ppid !== parent) process.exit(0);
     try {
-      if (m.posix !== undefined && request.file.includes('/')) startPosix(m.posix, request, out.fd, err.fd, direct);
+      if (m.posix !== undefined && request.file.includes('/') && !hasNul(request)) startPosix(m.posix, request, out.fd, err.fd, direct);
       else startChild(request, out.fd, err.fd, direct);
+    } catch (e) {
+      reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: ${(e as Error).message}` });
     } finally {
       void out.close();
       void err.close();

@@ -71,6 +71,10 @@ for (const posix of [true, false]) {
     await within(aborted.done, 'exit');
     t.match(aborted.report, { exit: { code: null, signal: 'SIGABRT' } }, 'a signal by the name Node gives it');
 
+    const nul = spawned(launcher, { file: '/bin/sh', args: ['-c', 'exit 0'], env: { ...env, BAD: 'a\0b' } }, join(dir, 'f'));
+    await within(nul.done, 'failure');
+    t.match(nul.report.failed, /^could not start \/bin\/sh: .*null bytes/, 'a NUL in the environment is refused, not cut short');
+
     const missing = spawned(launcher, { file: '/nonexistent/binary', args: [], env }, join(dir, 'b'));
     await within(missing.done, 'failure');
     t.match(missing.report.failed, /^could not start \/nonexistent\/binary: spawn \/nonexistent\/binary ENOENT/);
