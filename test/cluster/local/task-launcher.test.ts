@@ -71,6 +71,10 @@ for (const posix of [true, false]) {
     await within(aborted.done, 'exit');
     t.match(aborted.report, { exit: { code: null, signal: 'SIGABRT' } }, 'a signal by the name Node gives it');
 
+    const bare = spawned(launcher, { file: 'sh', args: ['-c', 'exit 4'], env }, join(dir, 'g'));
+    await within(bare.done, 'exit');
+    t.match(bare.report.exit, { code: 4, signal: null }, 'a program named without a / (found on PATH by child_process) beside posix_spawn\'s children');
+
     const nul = spawned(launcher, { file: '/bin/sh', args: ['-c', 'exit 0'], env: { ...env, BAD: 'a\0b' } }, join(dir, 'f'));
     await within(nul.done, 'failure');
     t.match(nul.report.failed, /^could not start \/bin\/sh: .*null bytes/, 'a NUL in the environment is refused, not cut short');
