@@ -360,10 +360,9 @@ function appEmbedParts(
     const c = counts ?? (tasksAs === 'text' ? keptAppTaskCounts(deps, spec) : appTaskCounts(instances()));
     parts.push(['tasksStaged', c.tasksStaged], ['tasksRunning', c.tasksRunning], ['tasksHealthy', c.tasksHealthy], ['tasksUnhealthy', c.tasksUnhealthy]);
   }
-  let ids: readonly string[] | undefined;
-  const deploymentIds = (): readonly string[] => (ids ??= (deployments ?? deploymentIdsByApp(deps)).get(spec.id) ?? []);
-  if (want.has('deployments')) parts.push(['deployments', deploymentIds().map((id) => ({ id }))]);
-  if (want.has('readiness')) parts.push(['readinessCheckResults', appReadinessJson(deps, spec, deploymentIds())]);
+  const ids = want.has('deployments') || want.has('readiness') ? (deployments ?? deploymentIdsByApp(deps)).get(spec.id) ?? [] : [];
+  if (want.has('deployments')) parts.push(['deployments', ids.map((id) => ({ id }))]);
+  if (want.has('readiness')) parts.push(['readinessCheckResults', appReadinessJson(deps, spec, ids)]);
   if (want.has('tasks')) parts.push(['tasks', tasksAs === 'text' ? new JsonText(instancesTasksText(deps, instances())) : instancesTasksJson(deps, instances())]);
   if (want.has('lastTaskFailure')) {
     const failure = deps.scheduler.lastTaskFailure(spec.id);

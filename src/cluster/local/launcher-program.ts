@@ -53,47 +53,56 @@ export function launcherProgram(m: LauncherModules): void {
   const reply = (message: LauncherReply): void => {
     if (process.connected) process.send?.(message);
   };
-  /** A directly exec'ed program: its file, its argv[0] and arguments, and `PWD` (`sh` exports the working directory's). */
-  interface Direct { readonly file: string; readonly words: readonly string[]; readonly pwd: string }
+  /** A program to exec: its file, its argv (argv[0] first) and its whole environment. */
+  interface Program { readonly file: string; readonly argv: readonly string[]; readonly env: Readonly<Record<string, string>> }
+  const failed = (request: SpawnRequest, why: string): void => reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: ${why}` });
   /** Whether `file` is an executable regular file. */
-  const executable = (file: string): Promise<boolean> =>
-    m.fs.promises.stat(file).then((st) => st.isFile() && m.fs.promises.access(file, m.fs.constants.X_OK).then(() => true), () => false)
-      .catch(() => false);
-  /** Find a simple command's program as `sh` would; undefined when not found (then `sh` runs it and reports why). */
-  const findDirect = async (request: SpawnRequest): Promise<Direct | undefined> => {
+  const executable = async (file: string): Promise<boolean> => {
+    try {
+      if (!(await m.fs.promises.stat(file)).isFile()) return false;
+      await m.fs.promises.access(file, m.fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /**
+   * A simple command's program found as `sh` would find it, with `PWD` as `sh` exports it;
+   * undefined when not found (then `sh` runs the command and reports why).
+   */
+  const findDirect = async (request: SpawnRequest): Promise<Program | undefined> => {
     const words = request.direct;
     if (words === undefined) return undefined;
     const candidates = words[0].includes('/')
       ? [m.path.resolve(request.sandbox, words[0])]
       : (request.env.PATH ?? '').split(':').map((dir) => m.path.resolve(request.sandbox, dir, words[0]));
     for (const file of candidates) {
-      if (await executable(file)) return { file, words, pwd: await m.fs.promises.realpath(request.sandbox) };
+      if (await executable(file)) return { file, argv: words, env: { ...request.env, PWD: await m.fs.promises.realpath(request.sandbox) } };
     }
     return undefined;
   };
-  /** Spawn detached with the log files by Node (a direct exec that fails falls back to `file` and `args`; its `error` is ignored). */
-  const spawnChild = (request: SpawnRequest, out: number, err: number, direct: Direct | undefined): ChildProcessModule.ChildProcess => {
-    const options = { cwd: request.sandbox, detached: true, stdio: ['ignore', out, err] as ChildProcessModule.StdioOptions };
-    if (direct !== undefined) {
-      const child = m.childProcess.spawn(direct.file, direct.words.slice(1), { ...options, argv0: direct.words[0], env: { ...request.env, PWD: direct.pwd } });
-      if (child.pid !== undefined) return child;
+  /** What to try, in order: the simple command's program when found, then the request's `file` and `args`. */
+  const programsOf = (request: SpawnRequest, direct: Program | undefined): Program[] => [
+    ...(direct === undefined ? [] : [direct]),
+    { file: request.file, argv: [request.file, ...request.args], env: request.env },
+  ];
+  /** Spawn by Node, detached with the log files: the first program that execs (the last one's child whatever happens to it). */
+  const spawnChild = (programs: readonly Program[], cwd: string, out: number, err: number): ChildProcessModule.ChildProcess => {
+    const stdio: ChildProcessModule.StdioOptions = ['ignore', out, err];
+    for (let i = 0; ; i++) {
+      const p = programs[i];
+      const child = m.childProcess.spawn(p.file, p.argv.slice(1), { cwd, detached: true, stdio, argv0: p.argv[0], env: { ...p.env } });
+      if (child.pid !== undefined || i === programs.length - 1) return child;
       child.once('error', () => undefined);
     }
-    return m.childProcess.spawn(request.file, [...request.args], { ...options, env: { ...request.env } });
   };
   /** Start by Node's child_process and report: `spawned` and later `exited`, or `failed`. */
-  const startChild = (request: SpawnRequest, out: number, err: number, direct: Direct | undefined): void => {
-    let child: ChildProcessModule.ChildProcess;
-    try {
-      child = spawnChild(request, out, err, direct);
-    } catch (e) {
-      reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: ${(e as Error).message}` });
-      return;
-    }
+  const startChild = (request: SpawnRequest, programs: readonly Program[], out: number, err: number): void => {
+    const child = spawnChild(programs, request.sandbox, out, err);
     child.unref();
     const pid = child.pid;
     if (pid === undefined) {
-      child.once('error', (e) => reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: ${e.message}` }));
+      child.once('error', (e) => failed(request, e.message));
       return;
     }
     child.once('error', () => undefined);
@@ -101,12 +110,14 @@ export function launcherProgram(m: LauncherModules): void {
     reply({ type: 'spawned', id: request.id, pid });
   };
   /** Start by `posix_spawn` and report as {@link startChild} does (the same messages). */
-  const startPosix = (posix: PosixSpawner, request: SpawnRequest, out: number, err: number, direct: Direct | undefined): void => {
+  const startPosix = (posix: PosixSpawner, request: SpawnRequest, programs: readonly Program[], out: number, err: number): void => {
     let pid: number | string = 'ENOENT';
-    if (direct !== undefined) pid = posix.spawn(direct.file, direct.words, { ...request.env, PWD: direct.pwd }, request.sandbox, out, err);
-    if (typeof pid !== 'number') pid = posix.spawn(request.file, [request.file, ...request.args], request.env, request.sandbox, out, err);
+    for (const p of programs) {
+      pid = posix.spawn(p.file, p.argv, p.env, request.sandbox, out, err);
+      if (typeof pid === 'number') break;
+    }
     if (typeof pid !== 'number') {
-      reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: spawn ${request.file} ${pid}` });
+      failed(request, `spawn ${request.file} ${pid}`);
       return;
     }
     posix.watch(pid, (code, signal) => reply({ type: 'exited', id: request.id, code, signal }));
@@ -116,13 +127,14 @@ export function launcherProgram(m: LauncherModules): void {
   const hasNul = (request: SpawnRequest): boolean =>
     [request.file, ...request.args, ...Object.keys(request.env), ...Object.values(request.env)].some((text) => text.includes('\0'));
   /** Start the process, once the sandbox and its log files are ready; the files are closed here (the child has them). */
-  const start = (request: SpawnRequest, out: FsModule.promises.FileHandle, err: FsModule.promises.FileHandle, direct: Direct | undefined): void => {
+  const start = (request: SpawnRequest, out: FsModule.promises.FileHandle, err: FsModule.promises.FileHandle, direct: Program | undefined): void => {
     if (process.ppid !== parent) process.exit(0);
+    const programs = programsOf(request, direct);
     try {
-      if (m.posix !== undefined && request.file.includes('/') && !hasNul(request)) startPosix(m.posix, request, out.fd, err.fd, direct);
-      else startChild(request, out.fd, err.fd, direct);
+      if (m.posix !== undefined && request.file.includes('/') && !hasNul(request)) startPosix(m.posix, request, programs, out.fd, err.fd);
+      else startChild(request, programs, out.fd, err.fd);
     } catch (e) {
-      reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: ${(e as Error).message}` });
+      failed(request, (e as Error).message);
     } finally {
       void out.close();
       void err.close();

@@ -6,6 +6,7 @@ import { isProcessAlive, processStartTime, signalGroup } from './process-identit
 import { hostProcesses } from './sandbox-processes';
 import type { ExecutorRecord, TaskRecord } from './state-file';
 import type { SpawnRequest } from './launcher-program';
+import type { TaskCommand } from './task-command';
 import type { SpawnCallbacks, TaskSpawner } from './task-launcher';
 
 /** A status update produced by an executor (the cluster adds ids and a uuid). */
@@ -33,13 +34,8 @@ export interface ExecutorSettings {
   readonly spawner: TaskSpawner;
 }
 
-/** A process to start for a task. */
-export interface ProcessCommand {
-  readonly file: string;
-  readonly args: readonly string[];
-  /** The words to exec directly when their program is found (`SpawnRequest.direct`). */
-  readonly direct?: readonly string[];
-}
+/** A process to start for a task: what `taskCommand` (task-command.ts) found to run. */
+export type ProcessCommand = Omit<Extract<TaskCommand, { ok: true }>, 'ok'>;
 
 interface Supervised {
   readonly record: TaskRecord;
@@ -306,6 +302,5 @@ export class LocalExecutor {
 
 /** The launcher's request for a task's process: its command, in its sandbox, with its environment. */
 function spawnRequest(command: ProcessCommand, record: TaskRecord): Omit<SpawnRequest, 'id'> {
-  const request = { file: command.file, args: command.args, env: record.env, sandbox: record.sandbox };
-  return command.direct === undefined ? request : { ...request, direct: command.direct };
+  return { file: command.file, args: command.args, direct: command.direct, env: record.env, sandbox: record.sandbox };
 }

@@ -18,10 +18,7 @@ export type TaskCommand =
  */
 export function taskCommand(launch: TaskLaunch): TaskCommand {
   const command = launch.command;
-  if (command !== undefined && 'shell' in command && command.shell !== '') {
-    const direct = simpleCommand(command.shell);
-    return { ok: true, file: '/bin/sh', args: ['-c', command.shell], ...(direct === undefined ? {} : { direct }) };
-  }
+  if (command !== undefined && 'shell' in command && command.shell !== '') return { ok: true, file: '/bin/sh', args: ['-c', command.shell], direct: simpleCommand(command.shell) };
   if (command !== undefined && 'argv' in command && command.argv.length > 0) return { ok: true, file: command.argv[0], args: command.argv.slice(1) };
   if (launch.containerName === undefined) {
     return { ok: false, message: `app ${launch.runSpecId} has neither cmd nor args: the local cluster has nothing to run` };
