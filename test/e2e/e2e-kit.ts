@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Test } from 'tap';
+import { tempDir as harnessTempDir } from '../harness/temp-dir';
 
 export { sleep, waitFor, within } from '../harness/wait';
 
@@ -13,9 +11,7 @@ export { sleep, waitFor, within } from '../harness/wait';
 
 /** A fresh directory under the OS temp dir, removed after the test (after every other teardown registered later). */
 export function tempDir(t: Test, prefix = 'pacer-e2e-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return harnessTempDir(t, prefix);
 }
 
 /** A port on 127.0.0.1 that was free a moment ago (bound, then released). */

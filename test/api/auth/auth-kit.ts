@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Test } from 'tap';
+import { tempDir as harnessTempDir } from '../../harness/temp-dir';
 import type * as ServerModule from '../../../src/api/server';
 import type { ServerParts } from '../../../src/api/server';
 import { ApiAuthentication, type AuthLog } from '../../../src/api/auth/api-authentication';
@@ -16,9 +16,7 @@ export const FAST_SCRYPT = { logN: 10, r: 8, p: 1 } as const;
 
 /** A fresh directory under the OS's temporary directory, removed at teardown. */
 export function tempDir(t: { teardown(fn: () => void): void }, prefix = 'pacer-auth-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return harnessTempDir(t, prefix);
 }
 
 /** Credentials-file text for `users` (user → password), hashed as `npm run passwd` does (cheaper). */

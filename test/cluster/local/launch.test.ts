@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { makeApp, makePod } from '../../builders/run-spec-builders';
-import { appLaunch, makeFixture, podLaunch, waitFor } from './local-fixture';
-import { PATIENCE_MS } from '../../harness/wait';
+import { tempDir } from '../../harness/temp-dir';
+import { appLaunch, execedArgv, makeFixture, podLaunch } from './local-fixture';
 
 t.test('an app task runs with Marathon\'s environment and reports STARTING then RUNNING', async (t) => {
   const f = makeFixture(t);
@@ -81,40 +80,22 @@ t.test('args are exec\'ed without a shell', async (t) => {
   t.equal((await f.sandboxFile(task.taskId, 'out')).trim(), 'with spaces; $HOME');
 });
 
-/** A directory for scripts a test's tasks run, removed after the test. */
-function scriptDir(t: Test): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pacer-scripts-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** A process's argv, from /proc. */
-function argvOf(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
-}
-
 t.test('a simple cmd is exec\'ed as sh would exec it: one process, found on PATH, no shell in between', async (t) => {
   const f = makeFixture(t);
-  const offer = await f.startAndOffer();
-  const { op, task } = appLaunch(offer, makeApp({ cmd: 'sleep 30' }));
-  f.cluster.accept(offer.offerId, [op], 0);
+  const task = await f.startAndLaunch(makeApp({ cmd: 'sleep 30' }));
   await f.waitStatus(task.taskId, 'TASK_RUNNING');
   const pid = f.cluster.tasks().find((x) => x.taskId === task.taskId)?.pid;
   if (pid === undefined) throw new Error('no pid');
-  const argv = await waitFor(() => argvOf(pid).length > 0 && argvOf(pid), PATIENCE_MS, 'the task\'s argv in /proc');
-  t.strictSame(argv, ['sleep', '30'], 'the task\'s process is sleep itself, argv[0] as written');
+  t.strictSame(await execedArgv(pid), ['sleep', '30'], 'the task\'s process is sleep itself, argv[0] as written');
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
   t.equal(children, '', 'no child process');
 });
 
 t.test('a simple cmd naming a script: its shebang runs it with argv[0] as written, PWD the sandbox, as under sh -c', async (t) => {
-  const dir = scriptDir(t);
-  const script = join(dir, 'report');
+  const script = join(tempDir(t, 'pacer-scripts-'), 'report');
   writeFileSync(script, '#!/bin/sh\necho "$0|$1|$PWD|$(pwd -P)" > out\n', { mode: 0o755 });
   const f = makeFixture(t);
-  const offer = await f.startAndOffer();
-  const { op, task } = appLaunch(offer, makeApp({ cmd: `${script} one` }));
-  f.cluster.accept(offer.offerId, [op], 0);
+  const task = await f.startAndLaunch(makeApp({ cmd: `${script} one` }));
   await f.waitStatus(task.taskId, 'TASK_FINISHED');
   const [argv0, arg, pwd, physical] = (await f.sandboxFile(task.taskId, 'out')).trim().split('|');
   t.strictSame([argv0, arg], [script, 'one']);
@@ -124,9 +105,7 @@ t.test('a simple cmd naming a script: its shebang runs it with argv[0] as writte
 
 t.test('a simple cmd\'s program gets PWD, the sandbox, as sh exports it', async (t) => {
   const f = makeFixture(t);
-  const offer = await f.startAndOffer();
-  const { op, task } = appLaunch(offer, makeApp({ cmd: 'env' }));
-  f.cluster.accept(offer.offerId, [op], 0);
+  const task = await f.startAndLaunch(makeApp({ cmd: 'env' }));
   await f.waitStatus(task.taskId, 'TASK_FINISHED');
   const pwd = (await f.sandboxFile(task.taskId, 'stdout')).split('\n').find((line) => line.startsWith('PWD='));
   t.match(pwd, new RegExp(`^PWD=/.*/${task.taskId.replace(/[.]/g, '\\.')}$`));
@@ -139,12 +118,10 @@ const fallbacks = [
 
 for (const c of fallbacks) {
   t.test(`a simple cmd falls back to sh -c: ${c.name}`, async (t) => {
-    const dir = scriptDir(t);
+    const dir = tempDir(t, 'pacer-scripts-');
     writeFileSync(join(dir, 'plain'), 'echo ran > out\n', { mode: 0o755 });
     const f = makeFixture(t);
-    const offer = await f.startAndOffer();
-    const { op, task } = appLaunch(offer, makeApp({ cmd: c.cmd(dir) }));
-    f.cluster.accept(offer.offerId, [op], 0);
+    const task = await f.startAndLaunch(makeApp({ cmd: c.cmd(dir) }));
     const end = await f.waitStatus(task.taskId, c.state);
     if (c.out === undefined) t.match(end.message, /status 127/);
     else t.equal((await f.sandboxFile(task.taskId, 'out')).trim(), c.out);

@@ -26,6 +26,17 @@ export function waitFor<T>(probe: () => T | undefined | false, timeoutMs = PATIE
   return waitUntilProbe(probe, what, timeoutMs);
 }
 
+/**
+ * The argv of process `pid` (argv[0] first) once its exec has taken effect: a spawn's pid comes
+ * back as the exec begins, and /proc shows the new program's argv a moment later.
+ */
+export function execedArgv(pid: number): Promise<string[]> {
+  return waitFor(() => {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+    return argv.length > 0 && argv;
+  }, PATIENCE_MS, `the argv of process ${pid} in /proc`);
+}
+
 /** A local cluster on a fresh temporary sandbox root, recording every input it posts. */
 export class LocalFixture {
   readonly inputs: ClusterInput[] = [];
@@ -78,6 +89,14 @@ export class LocalFixture {
     const seen = this.offers().length;
     this.cluster.start();
     return this.nextOffer(seen);
+  }
+
+  /** Start the cluster and launch one task of `spec` on its first offer (accepted without a refuse filter). */
+  async startAndLaunch(spec: AppSpec): Promise<TaskLaunch> {
+    const offer = await this.startAndOffer();
+    const { op, task } = appLaunch(offer, spec);
+    this.cluster.accept(offer.offerId, [op], 0);
+    return task;
   }
 
   /** A file of a task's sandbox, once it exists and is not empty. */

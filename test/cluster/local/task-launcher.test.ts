@@ -1,12 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { SpawnRequest } from '../../../src/cluster/local/launcher-program';
 import { posixSpawner } from '../../../src/cluster/local/posix-spawner';
 import { signalGroup } from '../../../src/cluster/local/process-identity';
 import { TaskLauncher, type SpawnCallbacks } from '../../../src/cluster/local/task-launcher';
-import { PATIENCE_MS, waitFor } from '../../harness/wait';
+import { tempDir } from '../../harness/temp-dir';
+import { within } from '../../harness/wait';
+import { execedArgv } from './local-fixture';
 
 /** What the launcher reported about one request. */
 interface Reported {
@@ -33,25 +34,10 @@ function spawned(launcher: TaskLauncher, request: Omit<SpawnRequest, 'id' | 'san
   return { report, started, done };
 }
 
-async function within(p: Promise<void>, what: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${what} within ${PATIENCE_MS} ms`)), PATIENCE_MS);
-  });
-  try {
-    await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function launcherFor(t: Test, posix: boolean): { launcher: TaskLauncher; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'pacer-launcher-'));
+  const dir = tempDir(t, 'pacer-launcher-');
   const launcher = new TaskLauncher(() => undefined, posix);
-  t.teardown(async () => {
-    await launcher.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  t.teardown(() => launcher.kill());
   return { launcher, dir };
 }
 
@@ -86,12 +72,7 @@ for (const posix of [true, false]) {
     const sleeper = spawned(launcher, { file: '/bin/sh', args: ['-c', 'sleep 30'], env, direct: ['sleep', '30'] }, join(dir, 'c'));
     await within(sleeper.started, 'start');
     const pid = sleeper.report.pid as number;
-    // The pid comes back as the exec begins; the new program's argv shows in /proc a moment later.
-    const argv = await waitFor(() => {
-      const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
-      return words.length > 0 && words;
-    }, 'the task\'s argv in /proc');
-    t.strictSame(argv, ['sleep', '30'], 'the simple command exec\'ed directly');
+    t.strictSame(await execedArgv(pid), ['sleep', '30'], 'the simple command exec\'ed directly');
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     t.equal(stat[3], String(pid), 'it leads its own session');
     t.equal(readFileSync(`/proc/${pid}/status`, 'utf8').match(/SigBlk:\s*(\w+)/)?.[1], '0000000000000000', 'no signal blocked');

@@ -1,9 +1,9 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import seedrandom from 'seedrandom';
 import type { Test } from 'tap';
+import { tempDir as harnessTempDir } from '../../harness/temp-dir';
 import type { StoredState, Store } from '../../../src/scheduler/ports/store';
 import { SqliteStore, type SqliteStoreOptions } from '../../../src/store/sqlite/sqlite-store';
 import { Instance } from '../../../src/scheduler/model/instance';
@@ -15,9 +15,7 @@ import { RecordingDriver } from '../../harness/recording-driver';
 
 /** A fresh directory under the OS temp dir, removed when the test ends. */
 export function tempDir(t: Test): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pacer-store-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
+  return harnessTempDir(t, 'pacer-store-');
 }
 
 /** A path for a store file in a fresh temp dir (the file does not exist yet). */
