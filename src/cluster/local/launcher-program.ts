@@ -56,6 +56,8 @@ export function launcherProgram(m: LauncherModules): void {
   /** A program to exec: its file, its argv (argv[0] first) and its whole environment. */
   interface Program { readonly file: string; readonly argv: readonly string[]; readonly env: Readonly<Record<string, string>> }
   const failed = (request: SpawnRequest, why: string): void => reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: ${why}` });
+  const sandboxFailed = (request: SpawnRequest, e: unknown): void =>
+    reply({ type: 'failed', id: request.id, message: `could not start the task in ${request.sandbox}: ${(e as Error).message}` });
   /** Whether `file` is an executable regular file. */
   const executable = async (file: string): Promise<boolean> => {
     try {
@@ -159,10 +161,7 @@ export function launcherProgram(m: LauncherModules): void {
         return;
       }
       for (const opened of [out, err]) if (opened.status === 'fulfilled') void opened.value.close();
-      const reason = [out, err].find((r) => r.status === 'rejected') as PromiseRejectedResult;
-      reply({ type: 'failed', id: request.id, message: `could not start the task in ${request.sandbox}: ${(reason.reason as Error).message}` });
-    }, (e: unknown) => {
-      reply({ type: 'failed', id: request.id, message: `could not start the task in ${request.sandbox}: ${(e as Error).message}` });
-    });
+      sandboxFailed(request, ([out, err].find((r) => r.status === 'rejected') as PromiseRejectedResult).reason);
+    }, (e: unknown) => sandboxFailed(request, e));
   });
 }

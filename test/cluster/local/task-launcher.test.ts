@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { SpawnRequest } from '../../../src/cluster/local/launcher-program';
@@ -68,6 +68,11 @@ for (const posix of [true, false]) {
     const missing = spawned(launcher, { file: '/nonexistent/binary', args: [], env }, join(dir, 'b'));
     await within(missing.done, 'failure');
     t.match(missing.report.failed, /^could not start \/nonexistent\/binary: spawn \/nonexistent\/binary ENOENT/);
+
+    writeFileSync(join(dir, 'file'), '');
+    const noSandbox = spawned(launcher, { file: '/bin/sh', args: ['-c', 'exit 0'], env }, join(dir, 'file', 'sandbox'));
+    await within(noSandbox.done, 'failure');
+    t.match(noSandbox.report.failed, /^could not start the task in .*\/file\/sandbox: .*ENOTDIR/, 'a sandbox that cannot be made is named');
 
     const sleeper = spawned(launcher, { file: '/bin/sh', args: ['-c', 'sleep 30'], env, direct: ['sleep', '30'] }, join(dir, 'c'));
     await within(sleeper.started, 'start');
