@@ -17,7 +17,7 @@ const throwsKind = (t: Test, f: () => unknown, kind: typeof UsageError | typeof 
 };
 
 t.test('bench:api: no options are the defaults', async (t) => {
-  t.strictSame(readApiBenchArgs([]), { ...DEFAULT_API_BENCH_OPTIONS, pingRounds: 1, settleMs: 0 });
+  t.strictSame(readApiBenchArgs([]), { ...DEFAULT_API_BENCH_OPTIONS, pingRounds: 1, settleMs: 0, tasksRightAfter: false });
 });
 
 t.test('bench:api: the documented command lines', async (t) => {
@@ -25,6 +25,7 @@ t.test('bench:api: the documented command lines', async (t) => {
   t.match(small, { apps: 100, instances: 10, moreApps: 900, creates: 200, subscribers: 100, events: 200, seconds: 2, coreSamples: 100, only: 'all' });
   t.match(readApiBenchArgs(['--seconds', '5', '--connections', '50']), { seconds: 5, connections: 50 });
   t.match(readApiBenchArgs(['--only', 'lists', '--settle-ms', '3000']), { only: 'lists', settleMs: 3000 });
+  t.match(readApiBenchArgs(['--only', 'lists', '--tasks-right-after']), { only: 'lists', tasksRightAfter: true });
   t.match(readApiBenchArgs(['--only', 'ping', '--rounds', '7', '--seconds', '5']), { only: 'ping', pingRounds: 7, seconds: 5 });
   t.match(readApiBenchArgs(['--list-changes', '0', '--agents', '50']), { listChanges: 0, agents: 50 });
 });

@@ -118,9 +118,10 @@ t.test('bench:launch says what it did not do', async (t) => {
 
 t.test('bench:api answers every request 2xx, creates and deletes every app, delivers every event', { timeout: 300_000 }, async (t) => {
   const r = await runApiBench({
-    apps: 5, instances: 4, moreApps: 10, agents: 4, seconds: 1, requestsPerLoad: 200, connections: 2, creates: 20, coreSamples: 5, subscribers: 10, events: 30, listChanges: 2, settleMs: 5,
+    apps: 5, instances: 4, moreApps: 10, agents: 4, seconds: 1, requestsPerLoad: 200, connections: 2, creates: 20, coreSamples: 5, subscribers: 10, events: 30, listChanges: 2, settleMs: 5, tasksRightAfter: true,
   }, () => undefined);
   t.strictSame(r.problems, [], 'it did all of its work');
+  t.equal(r.loads.find((l) => l.name === 'right after the set-up: GET /v2/tasks (20 tasks)')?.ok2xx, 1, '--tasks-right-after: one read right after the first set-up');
   t.ok(r.loads.length >= 9 && r.loads.every((l) => l.ok2xx > 0 && l.non2xx === 0 && l.errors === 0), 'every load answered 2xx');
   t.equal(r.sse?.deliveries, 300, 'every event reached every subscriber');
   t.ok((r.pingRatio ?? 0) > 0 && (r.core?.createP50Ms ?? 0) > 0, 'figures reported');

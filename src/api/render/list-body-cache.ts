@@ -26,6 +26,12 @@ export const LIST_SEGMENT_CHARS = 256 * 1024;
 export interface ListPiece {
   readonly key: string;
   readonly parts: readonly string[];
+  /**
+   * The piece already encoded, when its owner keeps it so ({@link partsBytes} of `parts`, made
+   * once per kept `parts` array: list-tasks.ts keeps each app's tasks so, ahead of the read when
+   * it can): the answer uses it as the piece's own segment instead of encoding the texts again.
+   */
+  readonly bytes?: Buffer;
 }
 
 /**
@@ -66,7 +72,8 @@ interface Entry {
  *   again as it is (found by its first piece's key, so apps added or removed elsewhere do not
  *   make it new); the pieces of the others are joined and encoded afresh into new segments. So
  *   one app's change encodes one segment (≤ 256 kB, or that app's texts if bigger), not the 40 MB
- *   of 100,000 tasks, and copies nothing else (issue 13).
+ *   of 100,000 tasks, and copies nothing else (issue 13);
+ * - a piece that comes with its `bytes` is its own segment, those very bytes: nothing encoded.
  *
  * A kept answer is never stale: whatever changed gives a new part, hence a new segment. Bounded:
  * at most {@link LIST_BODY_CACHE_ENTRIES} answers and {@link LIST_BODY_CACHE_BYTES} bytes of
@@ -158,6 +165,12 @@ function encode(prefix: string, pieces: readonly ListPiece[], suffix: string, ol
       i = next;
       continue;
     }
+    if (piece.bytes !== undefined) {
+      flush();
+      segments.push({ pieces: [piece], bytes: piece.bytes });
+      i++;
+      continue;
+    }
     pending.push(piece);
     for (const part of piece.parts) pendingChars += part.length + 1;
     i++;
@@ -179,38 +192,38 @@ function encode(prefix: string, pieces: readonly ListPiece[], suffix: string, ol
   return { prefix, suffix, segments, body: { chunks: length <= segmentChars ? [Buffer.concat(chunks, length)] : chunks, length }, bytes };
 }
 
-/**
- * The segment of `pieces`: every part followed by `,`, as UTF-8. Written part by part into one
- * buffer of the parts' lengths (a part's UTF-8 is as long as its text when it is ASCII, which the
- * lists nearly always are) rather than joined into one string and encoded: a third of the CPU
- * (38 MB of task texts: 22–24 vs 74–78 ms warm, measured alone). Every part written whole with
- * as many bytes as characters and the bytes all ASCII (`isAscii`, one vectorized pass) proves
- * every part was ASCII; otherwise (a part with other characters, which may not even have fitted)
- * the segment is joined and encoded as before: the same bytes either way.
- */
+/** The segment of `pieces`: {@link partsBytes} of all their parts, in order. */
 function segmentOf(pieces: readonly ListPiece[]): Segment {
+  return { pieces, bytes: partsBytes(pieces.length === 1 ? pieces[0].parts : pieces.flatMap((p) => p.parts)) };
+}
+
+/**
+ * Every part followed by `,`, as UTF-8: a segment's bytes. Written part by part into one buffer
+ * of the parts' lengths (a part's UTF-8 is as long as its text when it is ASCII, which the lists
+ * nearly always are) rather than joined into one string and encoded: a third of the CPU (38 MB
+ * of task texts: 22–24 vs 74–78 ms warm, measured alone). Every part written whole with as many
+ * bytes as characters and the bytes all ASCII (`isAscii`, one vectorized pass) proves every part
+ * was ASCII; otherwise (a part with other characters, which may not even have fitted) the parts
+ * are joined and encoded: the same bytes either way.
+ */
+export function partsBytes(parts: readonly string[]): Buffer {
   let chars = 0;
-  for (const piece of pieces) for (const part of piece.parts) chars += part.length + 1;
+  for (const part of parts) chars += part.length + 1;
   const bytes = Buffer.allocUnsafe(chars);
   let at = 0;
-  for (const piece of pieces) {
-    for (const part of piece.parts) {
-      if (bytes.write(part, at, 'utf8') !== part.length) return { pieces, bytes: joinedSegment(pieces) };
-      at += part.length;
-      bytes[at++] = COMMA;
-    }
+  for (const part of parts) {
+    if (bytes.write(part, at, 'utf8') !== part.length) return joinedBytes(parts);
+    at += part.length;
+    bytes[at++] = COMMA;
   }
-  return { pieces, bytes: isAscii(bytes) ? bytes : joinedSegment(pieces) };
+  return isAscii(bytes) ? bytes : joinedBytes(parts);
 }
 
 const COMMA = 0x2c;
 
-/** {@link segmentOf}'s bytes by joining and encoding (any text). */
-function joinedSegment(pieces: readonly ListPiece[]): Buffer {
-  const texts: string[] = [];
-  for (const piece of pieces) for (const part of piece.parts) texts.push(part);
-  texts.push('');
-  return Buffer.from(texts.join(','), 'utf8');
+/** {@link partsBytes} by joining and encoding (any text). */
+function joinedBytes(parts: readonly string[]): Buffer {
+  return Buffer.from(`${parts.join(',')},`, 'utf8');
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 import Fastify from 'fastify';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ListBodyCache, sendListBody, type ListBody, type ListPiece } from '../../../src/api/render/list-body-cache';
+import { ListBodyCache, partsBytes, sendListBody, type ListBody, type ListPiece } from '../../../src/api/render/list-body-cache';
 
 /** An answer's bytes as text. */
 const textOf = (body: ListBody): string => Buffer.concat(body.chunks).toString('utf8');
@@ -249,4 +249,36 @@ t.test('non-ASCII parts are encoded as UTF-8, wherever they fall', async (t) => 
     t.equal(textOf(body), expected, `${c.name}: the text`);
     t.equal(body.length, Buffer.byteLength(expected), `${c.name}: its length in bytes`);
   }
+});
+
+/**
+ * A piece that comes encoded (`bytes`: list-tasks.ts keeps each app's tasks so) is its own
+ * segment, those very bytes, among pieces encoded at the answer: the same text as when every
+ * piece is encoded, and the piece's buffer written as it is (the last one as a view without its
+ * `,`).
+ */
+t.test('pieces with their bytes are answered as those bytes, among encoded ones', async (t) => {
+  const texts = ['{"id":"a"}', '{"id":"b","n":"é"}', '{"id":"c"}', '{"id":"d"}'];
+  const cases: { name: string; encoded: readonly boolean[] }[] = [
+    { name: 'every piece encoded ahead', encoded: [true, true, true, true] },
+    { name: 'none', encoded: [false, false, false, false] },
+    { name: 'alternating', encoded: [true, false, true, false] },
+    { name: 'only the last', encoded: [false, false, false, true] },
+    { name: 'only the non-ASCII one', encoded: [false, true, false, false] },
+  ];
+  for (const c of cases) {
+    const pieces: ListPiece[] = texts.map((x, i) => ({ key: `k${i}`, parts: [x, x], ...(c.encoded[i] ? { bytes: partsBytes([x, x]) } : {}) }));
+    const expected = `{"tasks":[${texts.flatMap((x) => [x, x]).join(',')}]}`;
+    const cache = new ListBodyCache(4, 1 << 20, 16);
+    const body = cache.body('', '{"tasks":[', pieces, ']}');
+    t.equal(textOf(body), expected, `${c.name}: the text`);
+    t.equal(body.length, Buffer.byteLength(expected), `${c.name}: its length`);
+    for (const [i, piece] of pieces.entries()) {
+      if (piece.bytes === undefined) continue;
+      const written = i === pieces.length - 1 ? body.chunks.at(-2) : body.chunks.find((chunk) => chunk === piece.bytes);
+      t.ok(written !== undefined && written.buffer === piece.bytes.buffer && written.byteOffset === piece.bytes.byteOffset, `${c.name}: piece ${i} written as its own bytes`);
+    }
+    t.equal(cache.body('', '{"tasks":[', pieces, ']}'), body, `${c.name}: the same answer again`);
+  }
+  t.equal(partsBytes(['{"x":"€"}']).toString('utf8'), '{"x":"€"},', 'partsBytes: every part followed by a comma, UTF-8');
 });

@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { queryAll, type Query } from '../../query';
 import { hasHealthState, plainTaskTextKept, taskJson, taskText } from '../../render/task-json';
-import type { ListPiece } from '../../render/list-body-cache';
+import { partsBytes, type ListPiece } from '../../render/list-body-cache';
 import { servicePortsOf } from '../../../scheduler/index';
 import type { Condition } from '../../../scheduler/model/condition';
 import type { Instance, Task } from '../../../scheduler/model/instance';
@@ -56,54 +56,82 @@ export const TASKS_SUFFIX = ']}';
  * without reading the app's instances — while the app's spec object and the core's token of its
  * instances (`instancesToken`) are the same, for an app with no health state on any instance (its
  * results change with every probe, without a new token): so a list in which nothing changed
- * costs O(apps), and one app's change costs that app's tasks (issue 13).
+ * costs O(apps), and one app's change costs that app's tasks (issue 13). The unfiltered piece
+ * comes with its bytes, and is kept ahead of the reads after its tasks' statuses change
+ * (tasks-ahead.ts): the first read after a deployment finds the apps kept.
  */
 export function listTasksPieces(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): ListPiece[] {
   const out: ListPiece[] = [];
   const filterKey = conditions.size === 0 ? '' : [...conditions].sort().join(',');
   for (const spec of deps.scheduler.runSpecs()) {
     if (spec.kind !== 'app' || !viewable(spec.id)) continue;
-    const token = deps.scheduler.instancesToken(spec.id);
-    const byFilter = keptAppTasks.get(spec);
-    const kept = byFilter?.get(filterKey);
-    if (kept !== undefined && token !== undefined && kept.token === token) {
-      if (kept.parts.length > 0) out.push({ key: spec.id, parts: kept.parts });
-      continue;
-    }
-    const portsText = JSON.stringify(servicePortsOf(spec));
-    const parts: string[] = [];
-    let withHealth = spec.healthChecks.length > 0;
-    for (const instance of deps.scheduler.instances(spec.id)) {
-      if (conditions.size > 0 && !conditions.has(instance.condition)) continue;
-      if (instance.tasks.length === 0) continue;
-      // The check state looked up once per instance: none (most) gives the kept texts as they are.
-      if (hasHealthState(deps, instance)) {
-        withHealth = true;
-        for (const task of instance.tasks) parts.push(taskText(deps, instance, task, portsText));
-      } else {
-        for (const task of instance.tasks) parts.push(plainTaskTextKept(instance, task, portsText));
-      }
-    }
-    if (parts.length > 0) out.push({ key: spec.id, parts });
-    if (token === undefined || withHealth) {
-      byFilter?.delete(filterKey);
-      continue;
-    }
-    if (byFilter === undefined) keptAppTasks.set(spec, new Map([[filterKey, { token, parts }]]));
-    else byFilter.set(filterKey, { token, parts });
+    const piece = appTasksPiece(deps, spec, conditions, filterKey);
+    if (piece !== undefined) out.push(piece);
   }
   return out;
 }
 
-/** An app's task texts as one list listed them, and the core's token of its instances then. */
+/**
+ * Keeps the unfiltered piece of `spec`'s tasks (what `GET /v2/tasks` without `status` lists of
+ * it) for the core's current token of its instances, encoded, as {@link listTasksPieces} would
+ * at a read: for the pass that does so ahead of the reads (tasks-ahead.ts). Returns how many
+ * tasks it looked at (0 when the piece was kept already). An app with health checks is never
+ * kept (its results change without a new token): nothing is done for it.
+ */
+export function keepAppTasksAhead(deps: ApiDeps, spec: RunSpec): number {
+  if (spec.kind !== 'app' || spec.healthChecks.length > 0 || appTasksKept(deps, spec)) return 0;
+  return appTasksPiece(deps, spec, NO_CONDITIONS, '')?.parts.length ?? 0;
+}
+
+/** Whether `spec`'s unfiltered piece is kept for the core's current token of its instances (a read answers it as it is). */
+export function appTasksKept(deps: ApiDeps, spec: RunSpec): boolean {
+  const token = deps.scheduler.instancesToken(spec.id);
+  return token !== undefined && keptAppTasks.get(spec)?.get('')?.token === token;
+}
+
+const NO_CONDITIONS: ReadonlySet<Condition> = new Set();
+
+/** One app's piece of {@link listTasksPieces} (undefined: no listed task), kept when it may be. */
+function appTasksPiece(deps: ApiDeps, spec: RunSpec & { kind: 'app' }, conditions: ReadonlySet<Condition>, filterKey: string): ListPiece | undefined {
+  const token = deps.scheduler.instancesToken(spec.id);
+  const byFilter = keptAppTasks.get(spec);
+  const kept = byFilter?.get(filterKey);
+  if (kept !== undefined && token !== undefined && kept.token === token) return kept.piece;
+  const portsText = JSON.stringify(servicePortsOf(spec));
+  const parts: string[] = [];
+  let withHealth = spec.healthChecks.length > 0;
+  for (const instance of deps.scheduler.instances(spec.id)) {
+    if (conditions.size > 0 && !conditions.has(instance.condition)) continue;
+    if (instance.tasks.length === 0) continue;
+    // The check state looked up once per instance: none (most) gives the kept texts as they are.
+    if (hasHealthState(deps, instance)) {
+      withHealth = true;
+      for (const task of instance.tasks) parts.push(taskText(deps, instance, task, portsText));
+    } else {
+      for (const task of instance.tasks) parts.push(plainTaskTextKept(instance, task, portsText));
+    }
+  }
+  if (token === undefined || withHealth) {
+    byFilter?.delete(filterKey);
+    return parts.length > 0 ? { key: spec.id, parts } : undefined;
+  }
+  // The unfiltered piece is kept encoded too: the answer writes its bytes as they are (list-body-cache.ts).
+  const piece = parts.length === 0 ? undefined : filterKey === '' ? { key: spec.id, parts, bytes: partsBytes(parts) } : { key: spec.id, parts };
+  if (byFilter === undefined) keptAppTasks.set(spec, new Map([[filterKey, { token, piece }]]));
+  else byFilter.set(filterKey, { token, piece });
+  return piece;
+}
+
+/** An app's piece of the tasks list as it was listed (undefined: no listed task), and the core's token of its instances then. */
 interface KeptAppTasks {
   readonly token: object;
-  readonly parts: string[];
+  readonly piece: ListPiece | undefined;
 }
 
 /**
  * Per app spec object (gone with it) and status filter (at most the four `status` selections):
- * the app's piece of `GET /v2/tasks`, see {@link listTasksPieces}.
+ * the app's piece of `GET /v2/tasks`, see {@link listTasksPieces}. The unfiltered piece holds
+ * its bytes as well: one encoded copy of the unfiltered list, about 400 bytes per task.
  */
 const keptAppTasks = new WeakMap<RunSpec, Map<string, KeptAppTasks>>();
 
