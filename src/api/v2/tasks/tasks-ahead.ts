@@ -13,9 +13,9 @@ export const TASKS_AHEAD_TURN_MS = 4;
 export const TASKS_AHEAD_REST_FACTOR = 3;
 
 /**
- * Apps with more instances than this are left to the read: keeping one is a single step (its
- * tasks' texts checked and encoded, ~4 µs a task here), and the pass never holds the loop for
- * longer than about this many tasks' work (~20 ms).
+ * Apps asking for more instances than this (their `instances`) are left to the read: keeping one
+ * is a single step (its tasks' texts checked and encoded, ~4 µs a task here), and the pass never
+ * holds the loop for longer than about this many tasks' work (~20 ms).
  */
 export const TASKS_AHEAD_MAX_APP_INSTANCES = 5000;
 
@@ -95,7 +95,8 @@ function keepOne(deps: ApiDeps, appId: string): void {
   try {
     const spec = deps.scheduler.runSpec(appId);
     if (spec === undefined || spec.kind !== 'app') return;
-    if (deps.scheduler.instances(appId).length > TASKS_AHEAD_MAX_APP_INSTANCES) return;
+    // The app's own count, not its instances: `instances()` copies them into a new array.
+    if (spec.instances > TASKS_AHEAD_MAX_APP_INSTANCES) return;
     keepAppTasksAhead(deps, spec);
   } catch {
     // The read lists it.
