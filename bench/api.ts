@@ -248,6 +248,8 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       if (rounds > 1) log(`  /ping, median of ${rounds} rounds: ${median(pings, (f) => f.reqPerSec)} vs ${median(baselines, (f) => f.reqPerSec)} req/s (${pingRatio}×); server CPU ${pingCpuUs?.pacer} vs ${pingCpuUs?.baseline} µs per request`);
       if (only === 'ping') return { options: o, loads, afterChange: [], pingRatio, pingCpuUs, setupMs: { firstApps: 0, moreApps: 0 }, targets: checkTargets(o, loads, [], pingRatio), problems };
 
+      // A load balancer polls from the start (marathon-lb's embed): the server keeps that embed's app pieces ahead of the reads from then on (apps-ahead.ts).
+      await measure('a load balancer\'s first poll, nothing deployed: GET /v2/apps?embed=apps.tasks', url, { type: 'get', path: '/v2/apps?embed=apps.tasks' }, 1, 1);
       const t0 = performance.now();
       deployApps(session, 'big', o.apps, o.instances, problems);
       if (!runUntilRunning(session, o.apps * o.instances)) problems.push(`only ${running(session)} of ${o.apps * o.instances} instances Running after the first deployment`);

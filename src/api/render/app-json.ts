@@ -5,7 +5,7 @@ import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { resolveAppEmbed, type AppEmbed } from './app-embed';
 import { appTaskCounts, appTaskStats, type AppTaskCounts, type TaskStatsBasis, taskStatsAt, taskStatsBasis } from './app-task-stats';
 import { hasHealthState, instancesTasksJson, instancesTasksText, instancesTaskTexts } from './task-json';
-import type { ListPiece } from './list-body-cache';
+import { partsBytes, type ListPiece } from './list-body-cache';
 
 /**
  * Marathon's app JSON (`AppInfo`, facts 18, 35–38): the app as Marathon's app writer writes it
@@ -81,12 +81,70 @@ export function appsPieces(deps: ApiDeps, apps: readonly AppSpec[], embed: Reado
   const want = resolveAppEmbed(embed);
   const deployments = want.has('deployments') ? deploymentIdsByApp(deps) : undefined;
   const listDefaultsOnly = [...want].every((part) => part === 'counts' || part === 'deployments');
+  const encoded = want.has('tasks') ? polledEncodings(embedKey(want)) : undefined;
   const out = new Array<ListPiece>(apps.length);
   for (let i = 0; i < apps.length; i++) {
     const spec = apps[i];
-    out[i] = listDefaultsOnly ? countedAppPiece(deps, spec, want, deployments) : keptAppPiece(deps, spec, want, deployments);
+    out[i] = listDefaultsOnly ? countedAppPiece(deps, spec, want, deployments) : keptAppPiece(deps, spec, want, deployments, encoded);
   }
   return out;
+}
+
+/**
+ * The list's embeds with tasks most recently read (what load balancers poll: marathon-lb's
+ * `embed=apps.tasks`; Traefik adds `apps.deployments` and `apps.readiness`), by
+ * {@link embedKey}, the oldest first: at most {@link POLLED_EMBEDS}. Each has the encodings of
+ * its kept pieces, by their parts array (gone with the piece): a piece is answered as those bytes
+ * ({@link ListPiece} `bytes`), and apps-ahead.ts keeps the pieces of these embeds, encoded, ahead
+ * of the reads. An embed read when there are already as many drops the oldest and its encodings:
+ * at most {@link POLLED_EMBEDS} encoded copies of the apps' tasks.
+ */
+const polled = new Map<number, WeakMap<readonly string[], Buffer>>();
+
+/** Embeds with tasks whose pieces are kept encoded, see {@link polled}. */
+export const POLLED_EMBEDS = 2;
+
+/** The encodings of embed `key` (made the most recently read), see {@link polled}. */
+function polledEncodings(key: number): WeakMap<readonly string[], Buffer> {
+  let encodings = polled.get(key);
+  if (encodings === undefined) encodings = new WeakMap();
+  else polled.delete(key);
+  polled.set(key, encodings);
+  for (const oldest of polled.keys()) {
+    if (polled.size <= POLLED_EMBEDS) break;
+    polled.delete(oldest);
+  }
+  return encodings;
+}
+
+/**
+ * Keeps `spec`'s list piece of every polled embed ({@link polled}) for the core as it is now,
+ * encoded, as a read of that embed would: for the pass that does so ahead of the reads
+ * (apps-ahead.ts). `deployments`: {@link deploymentIdsByApp}, computed by the caller.
+ */
+export function keepAppPiecesAhead(deps: ApiDeps, spec: AppSpec, deployments: ReadonlyMap<string, readonly string[]>): void {
+  for (const [key, encodings] of polled) keptAppPiece(deps, spec, embedOfKey(key), deployments, encodings);
+}
+
+/** Whether some embed with tasks has been read (the pass has something to keep). */
+export function anyPolledEmbed(): boolean {
+  return polled.size > 0;
+}
+
+/**
+ * Whether `spec`'s piece for the list's `embed` is kept for the core as it is now and encoded
+ * (for tests: what a read of that embed would answer as it is).
+ */
+export function appPieceKeptEncoded(deps: ApiDeps, spec: AppSpec, embed: ReadonlySet<string>): boolean {
+  const want = resolveAppEmbed(new Set([...embed, 'counts', 'deployments']));
+  const key = embedKey(want);
+  const kept = keptPieces.get(spec)?.get(key);
+  if (kept === undefined) return false;
+  const deployments = deploymentIdsByApp(deps);
+  const before = partsText(deps, spec, subset(want, BEFORE_TASKS), deployments);
+  const after = partsText(deps, spec, subset(want, AFTER_TASKS), deployments);
+  return kept.token === deps.scheduler.instancesToken(spec.id) && kept.before === before && kept.after === after
+    && polled.get(key)?.has(kept.piece.parts) === true;
 }
 
 /**
@@ -224,7 +282,10 @@ const AFTER_TASKS: readonly AppEmbed[] = ['lastTaskFailure', 'taskStats'];
  * tasks made at every read (their results change with every probe, without a new token), as
  * `GET /v2/tasks` does (list-tasks.ts).
  */
-function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): ListPiece {
+function keptAppPiece(
+  deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined,
+  encodings?: WeakMap<readonly string[], Buffer>,
+): ListPiece {
   const withTasks = want.has('tasks');
   const before = partsText(deps, spec, withTasks ? subset(want, BEFORE_TASKS) : want, deployments);
   const after = withTasks ? partsText(deps, spec, subset(want, AFTER_TASKS), deployments) : '';
@@ -232,7 +293,7 @@ function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>,
   const key = embedKey(want);
   let bySpec = keptPieces.get(spec);
   const kept = bySpec?.get(key);
-  if (kept !== undefined && token !== undefined && kept.token === token && kept.before === before && kept.after === after) return kept.piece;
+  if (kept !== undefined && token !== undefined && kept.token === token && kept.before === before && kept.after === after) return encoded(kept.piece, encodings);
   let parts: string[];
   let withHealth = false;
   if (withTasks) {
@@ -264,7 +325,23 @@ function keptAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>,
     keptPieces.set(spec, bySpec);
   }
   bySpec.set(key, { token, before, after, piece });
-  return piece;
+  return encoded(piece, encodings);
+}
+
+/** `piece` with its bytes, kept in `encodings` by its parts array (made now if they are not); `piece` itself without `encodings`. */
+function encoded(piece: ListPiece, encodings: WeakMap<readonly string[], Buffer> | undefined): ListPiece {
+  if (encodings === undefined) return piece;
+  let bytes = encodings.get(piece.parts);
+  if (bytes === undefined) {
+    bytes = partsBytes(piece.parts);
+    encodings.set(piece.parts, bytes);
+  }
+  return { key: piece.key, parts: piece.parts, bytes };
+}
+
+/** The embeds of {@link embedKey} `key`. */
+function embedOfKey(key: number): Set<AppEmbed> {
+  return new Set(EMBED_BITS.filter((_, i) => (key & (1 << i)) !== 0));
 }
 
 /** The token of a piece without tasks: its small parts alone decide. */

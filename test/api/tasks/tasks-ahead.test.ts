@@ -4,11 +4,13 @@ import { makeApi, type ApiFixture } from '../api-fixture';
 import { makeApp, makeHealthCheck } from '../../builders/run-spec-builders';
 import { makeOffer } from '../../builders/cluster-builders';
 import { standbyDeps } from '../../builders/standby-deps';
+import { ManualAheadClock } from '../../builders/manual-ahead-clock';
 import type { MarathonEvent } from '../../../src/scheduler/model/events';
 import { appTasksKept, keepAppTasksAhead, listTasksJson } from '../../../src/api/v2/tasks/list-tasks';
+import { keepTasksAhead } from '../../../src/api/v2/tasks/tasks-ahead';
 import {
-  keepTasksAhead, TASKS_AHEAD_MAX_APP_INSTANCES, TASKS_AHEAD_QUIET_MS, TASKS_AHEAD_REST_FACTOR, TASKS_AHEAD_TURN_MS, type AheadClock,
-} from '../../../src/api/v2/tasks/tasks-ahead';
+  KEEP_AHEAD_MAX_APP_INSTANCES, KEEP_AHEAD_QUIET_MS, KEEP_AHEAD_REST_FACTOR, KEEP_AHEAD_TURN_MS
+} from '../../../src/api/render/keep-ahead';
 import { launchRunning } from './tasks-fixture';
 
 /**
@@ -18,42 +20,8 @@ import { launchRunning } from './tasks-fixture';
  * checks are left to the read, and what a read answers is the same whether the pass ran or not.
  */
 
-/** A clock the test moves by hand; `step` fires the one timer the pass may have set when it is due. */
-class ManualClock implements AheadClock {
-  now = 0;
-  /** How long each call of `nowMs` moves the time on (the cost of the work between two looks). */
-  costMs = 0;
-  timer: { readonly atMs: number; readonly fn: () => void } | undefined;
-  readonly delays: number[] = [];
-
-  nowMs(): number {
-    const at = this.now;
-    this.now += this.costMs;
-    return at;
-  }
-
-  after(ms: number, fn: () => void): () => void {
-    const timer = { atMs: this.now + ms, fn };
-    this.timer = timer;
-    this.delays.push(ms);
-    return () => {
-      if (this.timer === timer) this.timer = undefined;
-    };
-  }
-
-  /** Moves to the timer's time and fires it; false when none is set. */
-  step(): boolean {
-    const timer = this.timer;
-    if (timer === undefined) return false;
-    this.timer = undefined;
-    this.now = Math.max(this.now, timer.atMs);
-    timer.fn();
-    return true;
-  }
-}
-
 /** Apps `/a0`…, each of `instances` instances Running, with `clock` keeping them ahead. */
-function fixture(t: Test, apps: number, instances: number, clock: AheadClock): { fx: ApiFixture; stop: () => void } {
+function fixture(t: Test, apps: number, instances: number, clock: ManualAheadClock): { fx: ApiFixture; stop: () => void } {
   const fx = makeApi();
   t.teardown(() => fx.app.close());
   const stop = keepTasksAhead(fx.deps, clock);
@@ -73,24 +41,24 @@ function kept(fx: ApiFixture, id: string): boolean {
 const keptOf = (fx: ApiFixture, n: number): string[] => Array.from({ length: n }, (_, i) => `/a${i}`).filter((id) => kept(fx, id));
 
 t.test('an app is kept once its statuses have paused for the quiet time, not before', async (t) => {
-  const clock = new ManualClock();
+  const clock = new ManualAheadClock();
   const { fx } = fixture(t, 1, 3, clock);
   t.ok(clock.timer !== undefined, 'the statuses set a timer');
-  t.equal(clock.delays[0], TASKS_AHEAD_QUIET_MS, 'of the quiet time');
+  t.equal(clock.delays[0], KEEP_AHEAD_QUIET_MS, 'of the quiet time');
   // /a1's statuses come 100 ms later: /a0 is quiet first, /a1 later.
   clock.now = 100;
   launchRunning(fx, makeApp({ id: '/a1', instances: 3, cpus: 0.01, mem: 1 }), makeOffer({ cpus: 64, mem: 65536 }));
   t.ok(clock.step(), 'the timer fires');
   t.same(keptOf(fx, 2), ['/a0'], '/a0 kept by the pass at its quiet time, /a1 not yet');
   t.ok(clock.timer !== undefined, 'a timer for /a1\'s quiet time');
-  t.equal(clock.timer?.atMs, 100 + TASKS_AHEAD_QUIET_MS, 'at /a1\'s last status + the quiet time');
+  t.equal(clock.timer?.atMs, 100 + KEEP_AHEAD_QUIET_MS, 'at /a1\'s last status + the quiet time');
   t.ok(clock.step());
   t.ok(kept(fx, '/a1'), '/a1 kept');
   t.equal(clock.timer, undefined, 'nothing left: no timer');
 });
 
 t.test('without the pass, the first read lists each app itself (the control)', async (t) => {
-  const clock = new ManualClock();
+  const clock = new ManualAheadClock();
   const { fx, stop } = fixture(t, 2, 3, clock);
   stop();
   t.equal(clock.timer, undefined, 'stopping cancels the timer');
@@ -101,15 +69,15 @@ t.test('without the pass, the first read lists each app itself (the control)', a
 });
 
 t.test('a turn stops at its budget and rests a multiple of its work before the next', async (t) => {
-  const clock = new ManualClock();
+  const clock = new ManualAheadClock();
   const apps = 6;
   const { fx } = fixture(t, apps, 1, clock);
-  clock.now = TASKS_AHEAD_QUIET_MS;
+  clock.now = KEEP_AHEAD_QUIET_MS;
   // Every look at the clock costs 1 ms: a turn keeps TURN_MS apps.
   clock.costMs = 1;
   t.ok(clock.step());
-  t.equal(keptOf(fx, apps).length, TASKS_AHEAD_TURN_MS, `one turn kept ${TASKS_AHEAD_TURN_MS} apps (1 ms each)`);
-  t.equal(clock.delays.at(-1), TASKS_AHEAD_TURN_MS * TASKS_AHEAD_REST_FACTOR, 'then rests its work × the rest factor');
+  t.equal(keptOf(fx, apps).length, KEEP_AHEAD_TURN_MS, `one turn kept ${KEEP_AHEAD_TURN_MS} apps (1 ms each)`);
+  t.equal(clock.delays.at(-1), KEEP_AHEAD_TURN_MS * KEEP_AHEAD_REST_FACTOR, 'then rests its work × the rest factor');
   clock.costMs = 0;
   t.ok(clock.step());
   t.equal(keptOf(fx, apps).length, apps, 'the next turn keeps the rest');
@@ -117,14 +85,14 @@ t.test('a turn stops at its budget and rests a multiple of its work before the n
 });
 
 t.test('apps over the instance bound and apps with health checks are left to the read', async (t) => {
-  const clock = new ManualClock();
+  const clock = new ManualAheadClock();
   const fx = makeApi();
   t.teardown(() => fx.app.close());
   t.teardown(keepTasksAhead(fx.deps, clock));
-  launchRunning(fx, makeApp({ id: '/big', instances: TASKS_AHEAD_MAX_APP_INSTANCES + 1, cpus: 0.001, mem: 0 }), ...Array.from({ length: 80 }, () => makeOffer({ cpus: 64, mem: 65536 })));
+  launchRunning(fx, makeApp({ id: '/big', instances: KEEP_AHEAD_MAX_APP_INSTANCES + 1, cpus: 0.001, mem: 0 }), ...Array.from({ length: 80 }, () => makeOffer({ cpus: 64, mem: 65536 })));
   launchRunning(fx, makeApp({ id: '/checked', instances: 1, healthChecks: [makeHealthCheck()] }), makeOffer());
-  t.equal(fx.deps.scheduler.instances('/big').length, TASKS_AHEAD_MAX_APP_INSTANCES + 1);
-  clock.now = TASKS_AHEAD_QUIET_MS;
+  t.equal(fx.deps.scheduler.instances('/big').length, KEEP_AHEAD_MAX_APP_INSTANCES + 1);
+  clock.now = KEEP_AHEAD_QUIET_MS;
   while (clock.step()) { /* every turn */ }
   t.notOk(kept(fx, '/big'), '/big not kept ahead');
   const big = fx.deps.scheduler.runSpec('/big');
@@ -138,10 +106,10 @@ t.test('apps over the instance bound and apps with health checks are left to the
 });
 
 t.test('the answer is the same with the pass as without, and a change after it is answered at once', async (t) => {
-  const clock = new ManualClock();
+  const clock = new ManualAheadClock();
   const { fx } = fixture(t, 3, 4, clock);
   const expected = (): unknown => ({ tasks: listTasksJson(fx.deps, new Set()) });
-  clock.now = TASKS_AHEAD_QUIET_MS;
+  clock.now = KEEP_AHEAD_QUIET_MS;
   while (clock.step()) { /* every turn */ }
   for (const url of ['/v2/tasks', '/v2/tasks?status=running']) {
     const res = await fx.app.inject({ method: 'GET', url });
@@ -157,11 +125,11 @@ t.test('the answer is the same with the pass as without, and a change after it i
 });
 
 t.test('on a standby (no core) the pass neither throws nor keeps anything', (t) => {
-  const clock = new ManualClock();
+  const clock = new ManualAheadClock();
   const { deps, listeners } = standbyDeps();
   const stop = keepTasksAhead(deps, clock);
   t.doesNotThrow(() => listeners[0]({ eventType: 'status_update_event', appId: '/x', taskId: 'x.instance-1._app.1' } as unknown as MarathonEvent));
-  clock.now = TASKS_AHEAD_QUIET_MS;
+  clock.now = KEEP_AHEAD_QUIET_MS;
   t.doesNotThrow(() => clock.step(), 'the turn leaves the app to the read');
   stop();
   t.end();
