@@ -28,7 +28,7 @@ export function appsAheadQueue(event: MarathonEvent): readonly string[] | undefi
  * the core as it is now) once the events that change it ({@link appsAheadQueue}) have paused
  * (render/keep-ahead.ts), so that the first poll after a deployment answers each app's bytes as
  * they are (100,000 tasks: ~0.75 s of the server's time at the read; issue 13). Does nothing
- * until such an embed has been read; apps asking for more than
+ * until such an embed has been read; apps with health checks and apps asking for more than
  * {@link KEEP_AHEAD_MAX_APP_INSTANCES} instances are left to the read. A read answers a kept
  * piece only while the core's token of the app's instances and the app's small parts (counts,
  * deployments, readiness, …) are the ones it was kept with.
@@ -44,7 +44,8 @@ export function keepAppsAhead(deps: ApiDeps, clock: AheadClock = REAL_CLOCK): ()
     },
     keep(appId) {
       const spec = deps.scheduler.runSpec(appId);
-      if (spec === undefined || spec.kind !== 'app' || spec.instances > KEEP_AHEAD_MAX_APP_INSTANCES) return;
+      // An app with health checks has its tasks made at every read (app-json.ts): nothing to keep.
+      if (spec === undefined || spec.kind !== 'app' || spec.healthChecks.length > 0 || spec.instances > KEEP_AHEAD_MAX_APP_INSTANCES) return;
       // The running deployments looked at once per turn, not once per app.
       deployments ??= deploymentIdsByApp(deps);
       keepAppPiecesAhead(deps, spec, deployments);
