@@ -102,7 +102,7 @@ export interface ApiBenchOptions {
   readonly settleMs?: number;
   /**
    * `--tasks-right-after`: one `GET /v2/tasks` right after the first set-up (100k tasks), before anything else (the
-   * server's pass that keeps each app's piece ahead of the reads, tasks-ahead.ts, waits 200 ms
+   * server's pass that keeps each app's piece ahead of the reads, lists-ahead.ts, waits 200 ms
    * without a status first, so this read finds nothing kept). Reported, not among the reads the
    * target judges: no live cluster delivers 100,000 statuses in one synchronous block.
    */
@@ -248,7 +248,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       if (rounds > 1) log(`  /ping, median of ${rounds} rounds: ${median(pings, (f) => f.reqPerSec)} vs ${median(baselines, (f) => f.reqPerSec)} req/s (${pingRatio}×); server CPU ${pingCpuUs?.pacer} vs ${pingCpuUs?.baseline} µs per request`);
       if (only === 'ping') return { options: o, loads, afterChange: [], pingRatio, pingCpuUs, setupMs: { firstApps: 0, moreApps: 0 }, targets: checkTargets(o, loads, [], pingRatio), problems };
 
-      // A load balancer polls from the start (marathon-lb's embed): the server keeps that embed's app pieces ahead of the reads from then on (apps-ahead.ts).
+      // A load balancer polls from the start (marathon-lb's embed): the server keeps that embed's app pieces ahead of the reads from then on (lists-ahead.ts).
       await measure('a load balancer\'s first poll, nothing deployed: GET /v2/apps?embed=apps.tasks', url, { type: 'get', path: '/v2/apps?embed=apps.tasks' }, 1, 1);
       const t0 = performance.now();
       deployApps(session, 'big', o.apps, o.instances, problems);

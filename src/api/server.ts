@@ -13,6 +13,7 @@ import { podsRoutes } from './v2/pods/routes';
 import { groupsRoutes } from './v2/groups/routes';
 import { deploymentsRoutes } from './v2/deployments/routes';
 import { tasksRoutes } from './v2/tasks/routes';
+import { keepListsAhead } from './v2/lists-ahead';
 import { queueRoutes } from './v2/queue/routes';
 import { systemRoutes } from './v2/system/routes';
 import { eventsRoutes, type EventStream } from './events/routes';
@@ -92,6 +93,9 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   setAsideRoutes(app, routeDeps);
   recordingRoutes(app, routeDeps);
   capacityRoutes(app, routeDeps);
+  // The lists' pieces of each app (`GET /v2/tasks`, `GET /v2/apps` with tasks) kept ahead of the reads once its events pause.
+  const stopKeepingLists = keepListsAhead(routeDeps);
+  app.addHook('onClose', async () => stopKeepingLists());
   return app;
 }
 

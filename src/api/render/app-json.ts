@@ -95,7 +95,7 @@ export function appsPieces(deps: ApiDeps, apps: readonly AppSpec[], embed: Reado
  * `embed=apps.tasks`; Traefik adds `apps.deployments` and `apps.readiness`), by
  * {@link embedKey}, the oldest first: at most {@link POLLED_EMBEDS}. Each has the encodings of
  * its kept pieces, by their parts array (gone with the piece): a piece is answered as those bytes
- * ({@link ListPiece} `bytes`), and apps-ahead.ts keeps the pieces of these embeds, encoded, ahead
+ * ({@link ListPiece} `bytes`), and v2/lists-ahead.ts keeps the pieces of these embeds, encoded, ahead
  * of the reads. An embed read when there are already as many drops the oldest and its encodings:
  * at most {@link POLLED_EMBEDS} encoded copies of the apps' tasks.
  */
@@ -120,7 +120,7 @@ function polledEncodings(key: number): WeakMap<readonly string[], Buffer> {
 /**
  * Keeps `spec`'s list piece of every polled embed ({@link polled}) for the core as it is now,
  * encoded, as a read of that embed would: for the pass that does so ahead of the reads
- * (apps-ahead.ts). `deployments`: {@link deploymentIdsByApp}, computed by the caller.
+ * (v2/lists-ahead.ts). `deployments`: {@link deploymentIdsByApp}, computed by the caller.
  */
 export function keepAppPiecesAhead(deps: ApiDeps, spec: AppSpec, deployments: ReadonlyMap<string, readonly string[]>): void {
   for (const [key, encodings] of polled) keptAppPiece(deps, spec, embedOfKey(key), deployments, encodings);
@@ -137,14 +137,8 @@ export function anyPolledEmbed(): boolean {
  */
 export function appPieceKeptEncoded(deps: ApiDeps, spec: AppSpec, embed: ReadonlySet<string>): boolean {
   const want = resolveAppEmbed(new Set([...embed, 'counts', 'deployments']));
-  const key = embedKey(want);
-  const kept = keptPieces.get(spec)?.get(key);
-  if (kept === undefined) return false;
-  const deployments = deploymentIdsByApp(deps);
-  const before = partsText(deps, spec, subset(want, BEFORE_TASKS), deployments);
-  const after = partsText(deps, spec, subset(want, AFTER_TASKS), deployments);
-  return kept.token === deps.scheduler.instancesToken(spec.id) && kept.before === before && kept.after === after
-    && polled.get(key)?.has(kept.piece.parts) === true;
+  const { key, kept } = currentPiece(deps, spec, want, deploymentIdsByApp(deps));
+  return kept !== undefined && polled.get(key)?.has(kept.parts) === true;
 }
 
 /**
@@ -272,6 +266,24 @@ const BEFORE_TASKS: readonly AppEmbed[] = ['counts', 'deployments', 'readiness']
 const AFTER_TASKS: readonly AppEmbed[] = ['lastTaskFailure', 'taskStats'];
 
 /**
+ * What {@link keptAppPiece} makes `spec`'s piece from now — its small parts written before and
+ * after the tasks, the core's token of its instances (with tasks embedded), its key — and the
+ * kept piece when it was made from exactly these (undefined otherwise).
+ */
+function currentPiece(
+  deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined,
+): { readonly before: string; readonly after: string; readonly token: object | undefined; readonly key: number; readonly kept: ListPiece | undefined } {
+  const withTasks = want.has('tasks');
+  const before = partsText(deps, spec, withTasks ? subset(want, BEFORE_TASKS) : want, deployments);
+  const after = withTasks ? partsText(deps, spec, subset(want, AFTER_TASKS), deployments) : '';
+  const token = withTasks ? deps.scheduler.instancesToken(spec.id) : NO_TASKS;
+  const key = embedKey(want);
+  const k = keptPieces.get(spec)?.get(key);
+  const current = k !== undefined && token !== undefined && k.token === token && k.before === before && k.after === after;
+  return { before, after, token, key, kept: current ? k.piece : undefined };
+}
+
+/**
  * An app's list piece for embeds beyond the list's own counts and deployments — above all
  * `embed=apps.tasks`, what load balancers poll (marathon-lb; Traefik adds `apps.deployments` and
  * `apps.readiness`), and the web UI's `apps.lastTaskFailure` — kept per spec object and embed
@@ -287,13 +299,9 @@ function keptAppPiece(
   encodings?: WeakMap<readonly string[], Buffer>,
 ): ListPiece {
   const withTasks = want.has('tasks');
-  const before = partsText(deps, spec, withTasks ? subset(want, BEFORE_TASKS) : want, deployments);
-  const after = withTasks ? partsText(deps, spec, subset(want, AFTER_TASKS), deployments) : '';
-  const token = withTasks ? deps.scheduler.instancesToken(spec.id) : NO_TASKS;
-  const key = embedKey(want);
+  const { before, after, token, key, kept } = currentPiece(deps, spec, want, deployments);
+  if (kept !== undefined) return encoded(kept, encodings);
   let bySpec = keptPieces.get(spec);
-  const kept = bySpec?.get(key);
-  if (kept !== undefined && token !== undefined && kept.token === token && kept.before === before && kept.after === after) return encoded(kept.piece, encodings);
   let parts: string[];
   let withHealth = false;
   if (withTasks) {

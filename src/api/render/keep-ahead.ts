@@ -1,6 +1,8 @@
 import type { ApiDeps } from '../api-deps';
 import { subscribeToCore } from '../subscribe-to-core';
+import type { AppSpec } from '../../scheduler/model/app';
 import type { MarathonEvent } from '../../scheduler/model/events';
+import type { RunSpec } from '../../scheduler/model/run-spec';
 
 /** An app is kept ahead once nothing that queues it has happened for this long (its deployment has paused or ended). */
 export const KEEP_AHEAD_QUIET_MS = 200;
@@ -17,6 +19,17 @@ export const KEEP_AHEAD_REST_FACTOR = 3;
  * holds the loop for longer than about this many tasks' work (~20 ms).
  */
 export const KEEP_AHEAD_MAX_APP_INSTANCES = 5000;
+
+/**
+ * Whether the lists' pass (v2/lists-ahead.ts) keeps `spec`'s pieces ahead of the reads: an app
+ * without health checks (their results change with every probe, without a new token, so its
+ * tasks are made at every read) asking for at most {@link KEEP_AHEAD_MAX_APP_INSTANCES}
+ * instances (its own count: `instances()` would copy them to count them). The one place this is
+ * decided: the pass keeps these, and task-text-ahead.ts renders the task texts of the others.
+ */
+export function keptAheadApp(spec: RunSpec | undefined): spec is AppSpec {
+  return spec !== undefined && spec.kind === 'app' && spec.healthChecks.length === 0 && spec.instances <= KEEP_AHEAD_MAX_APP_INSTANCES;
+}
 
 /** Wall time and timers for the pass (real ones by default; tests give their own). */
 export interface AheadClock {
@@ -45,10 +58,10 @@ export interface AheadWork {
 }
 
 /**
- * A pass that keeps, ahead of the reads, what a list route would make of each app once the core
- * events that change it (`work.appsOf`) have stopped for {@link KEEP_AHEAD_QUIET_MS}, so that the
- * first read after a deployment finds it made (issue 13: `GET /v2/tasks`, tasks-ahead.ts;
- * `GET /v2/apps?embed=apps.tasks`, apps-ahead.ts).
+ * A pass that keeps, ahead of the reads, what the list routes would make of each app once the
+ * core events that change it (`work.appsOf`) have stopped for {@link KEEP_AHEAD_QUIET_MS}, so
+ * that the first read after a deployment finds it made (issue 13: `GET /v2/tasks` and
+ * `GET /v2/apps?embed=apps.tasks`, v2/lists-ahead.ts).
  *
  * The queued apps wait in order of their last event (one entry per app: bounded by the apps); a
  * turn keeps the quiet ones for at most {@link KEEP_AHEAD_TURN_MS}, then rests

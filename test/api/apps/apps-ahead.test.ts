@@ -7,13 +7,13 @@ import { ManualAheadClock } from '../../builders/manual-ahead-clock';
 import { standbyDeps } from '../../builders/standby-deps';
 import type { MarathonEvent } from '../../../src/scheduler/model/events';
 import { appPieceKeptEncoded, appsJson, POLLED_EMBEDS } from '../../../src/api/render/app-json';
-import { appsAheadQueue, keepAppsAhead } from '../../../src/api/v2/apps/apps-ahead';
+import { appsAheadQueue, keepListsAhead } from '../../../src/api/v2/lists-ahead';
 import { KEEP_AHEAD_MAX_APP_INSTANCES, KEEP_AHEAD_QUIET_MS } from '../../../src/api/render/keep-ahead';
 import { launchRunning } from '../tasks/tasks-fixture';
 
 /**
  * The pass that keeps the `GET /v2/apps` pieces of the embeds with tasks load balancers poll
- * (src/api/v2/apps/apps-ahead.ts, app-json.ts `keepAppPiecesAhead`): nothing until such an embed
+ * (src/api/v2/lists-ahead.ts, app-json.ts `keepAppPiecesAhead`): nothing until such an embed
  * is read; then each app whose events paused is kept, encoded, for every polled embed (at most
  * two: a third read drops the oldest's encodings); what a read answers is the same as the objects
  * serialized, whether the pass ran or not.
@@ -26,7 +26,7 @@ const TRAEFIK = new Set(['apps.tasks', 'apps.deployments', 'apps.readiness']);
 function fixture(t: Test, clock: ManualAheadClock): ApiFixture {
   const fx = makeApi();
   t.teardown(() => fx.app.close());
-  t.teardown(keepAppsAhead(fx.deps, clock));
+  t.teardown(keepListsAhead(fx.deps, clock));
   return fx;
 }
 
@@ -123,7 +123,7 @@ t.test('on a standby (no core) the pass neither throws nor keeps anything', asyn
   t.teardown(() => fx.app.close());
   await poll(fx, 'embed=apps.tasks');
   const { deps, listeners } = standbyDeps();
-  const stop = keepAppsAhead(deps, clock);
+  const stop = keepListsAhead(deps, clock);
   t.doesNotThrow(() => listeners[0]({ eventType: 'status_update_event', appId: '/x', taskId: 'x.instance-1._app.1' } as unknown as MarathonEvent));
   t.ok(clock.timer !== undefined, 'queued');
   runAllTurns(clock);

@@ -7,7 +7,7 @@ import { standbyDeps } from '../../builders/standby-deps';
 import { ManualAheadClock } from '../../builders/manual-ahead-clock';
 import type { MarathonEvent } from '../../../src/scheduler/model/events';
 import { appTasksKept, keepAppTasksAhead, listTasksJson } from '../../../src/api/v2/tasks/list-tasks';
-import { keepTasksAhead } from '../../../src/api/v2/tasks/tasks-ahead';
+import { keepListsAhead } from '../../../src/api/v2/lists-ahead';
 import {
   KEEP_AHEAD_MAX_APP_INSTANCES, KEEP_AHEAD_QUIET_MS, KEEP_AHEAD_REST_FACTOR, KEEP_AHEAD_TURN_MS
 } from '../../../src/api/render/keep-ahead';
@@ -15,16 +15,17 @@ import { launchRunning } from './tasks-fixture';
 
 /**
  * The pass that keeps each app's piece of `GET /v2/tasks` ahead of the reads
- * (src/api/v2/tasks/tasks-ahead.ts): an app is kept once its statuses have paused for the quiet
- * time, a turn stops at its budget and the next waits its rest, big apps and apps with health
- * checks are left to the read, and what a read answers is the same whether the pass ran or not.
+ * (src/api/v2/lists-ahead.ts, its `GET /v2/tasks` half): an app is kept once its statuses have
+ * paused for the quiet time, a turn stops at its budget and the next waits its rest, big apps
+ * and apps with health checks are left to the read, and what a read answers is the same whether
+ * the pass ran or not.
  */
 
 /** Apps `/a0`…, each of `instances` instances Running, with `clock` keeping them ahead. */
 function fixture(t: Test, apps: number, instances: number, clock: ManualAheadClock): { fx: ApiFixture; stop: () => void } {
   const fx = makeApi();
   t.teardown(() => fx.app.close());
-  const stop = keepTasksAhead(fx.deps, clock);
+  const stop = keepListsAhead(fx.deps, clock);
   t.teardown(stop);
   for (let i = 0; i < apps; i++) launchRunning(fx, makeApp({ id: `/a${i}`, instances, cpus: 0.01, mem: 1 }), makeOffer({ cpus: 64, mem: 65536 }));
   return { fx, stop };
@@ -88,7 +89,7 @@ t.test('apps over the instance bound and apps with health checks are left to the
   const clock = new ManualAheadClock();
   const fx = makeApi();
   t.teardown(() => fx.app.close());
-  t.teardown(keepTasksAhead(fx.deps, clock));
+  t.teardown(keepListsAhead(fx.deps, clock));
   launchRunning(fx, makeApp({ id: '/big', instances: KEEP_AHEAD_MAX_APP_INSTANCES + 1, cpus: 0.001, mem: 0 }), ...Array.from({ length: 80 }, () => makeOffer({ cpus: 64, mem: 65536 })));
   launchRunning(fx, makeApp({ id: '/checked', instances: 1, healthChecks: [makeHealthCheck()] }), makeOffer());
   t.equal(fx.deps.scheduler.instances('/big').length, KEEP_AHEAD_MAX_APP_INSTANCES + 1);
@@ -127,7 +128,7 @@ t.test('the answer is the same with the pass as without, and a change after it i
 t.test('on a standby (no core) the pass neither throws nor keeps anything', (t) => {
   const clock = new ManualAheadClock();
   const { deps, listeners } = standbyDeps();
-  const stop = keepTasksAhead(deps, clock);
+  const stop = keepListsAhead(deps, clock);
   t.doesNotThrow(() => listeners[0]({ eventType: 'status_update_event', appId: '/x', taskId: 'x.instance-1._app.1' } as unknown as MarathonEvent));
   clock.now = KEEP_AHEAD_QUIET_MS;
   t.doesNotThrow(() => clock.step(), 'the turn leaves the app to the read');

@@ -8,7 +8,6 @@ import { findApp } from './app-lookup';
 import { APPS_PREFIX, APPS_SUFFIX, listAppsPieces, showAppText, showGroupApps } from './app-read';
 import { ListBodyCache, sendListBody } from '../../render/list-body-cache';
 import { renderAppDefinitionsAhead } from '../../render/app-definition-ahead';
-import { keepAppsAhead } from './apps-ahead';
 import { type AppTarget, type AppTargetKind, parseAppTarget } from './app-target';
 import { appTasksText, groupTasks, killAppTask, killAppTasks } from './app-tasks';
 import { updateApp, updateApps } from './app-update';
@@ -31,12 +30,7 @@ export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const bodies = new ListBodyCache();
   // App definitions rendered when their deployment starts, so the first read after it does not render them all.
   const stopRendering = renderAppDefinitionsAhead(deps);
-  // The pieces of the embeds with tasks load balancers poll, kept (made and encoded) once an app's events pause.
-  const stopKeeping = keepAppsAhead(deps);
-  app.addHook('onClose', async () => {
-    stopRendering();
-    stopKeeping();
-  });
+  app.addHook('onClose', async () => stopRendering());
   app.get('/v2/apps', (request, reply) => {
     const access = request.access;
     const pieces = listAppsPieces(deps, request.query as Query, access === null ? undefined : (id) => access.may('ViewRunSpec', id));

@@ -58,7 +58,7 @@ export const TASKS_SUFFIX = ']}';
  * results change with every probe, without a new token): so a list in which nothing changed
  * costs O(apps), and one app's change costs that app's tasks (issue 13). The unfiltered piece
  * comes with its bytes, and is kept ahead of the reads after its tasks' statuses change
- * (tasks-ahead.ts): the first read after a deployment finds the apps kept.
+ * (v2/lists-ahead.ts): the first read after a deployment finds the apps kept.
  */
 export function listTasksPieces(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): ListPiece[] {
   const out: ListPiece[] = [];
@@ -74,7 +74,7 @@ export function listTasksPieces(deps: ApiDeps, conditions: ReadonlySet<Condition
 /**
  * Keeps the unfiltered piece of `spec`'s tasks (what `GET /v2/tasks` without `status` lists of
  * it) for the core's current token of its instances, encoded, as {@link listTasksPieces} would
- * at a read: for the pass that does so ahead of the reads (tasks-ahead.ts). Returns how many
+ * at a read: for the pass that does so ahead of the reads (v2/lists-ahead.ts). Returns how many
  * tasks it looked at (0 when the piece was kept already). An app with health checks is never
  * kept (its results change without a new token): nothing is done for it.
  */

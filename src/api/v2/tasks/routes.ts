@@ -8,7 +8,6 @@ import { killTasks } from './kill-tasks';
 import { ListBodyCache, sendListBody } from '../../render/list-body-cache';
 import { listTasksPieces, tasksStatusFilter, TASKS_PREFIX, TASKS_SUFFIX } from './list-tasks';
 import { renderTaskTextsAhead } from '../../render/task-text-ahead';
-import { keepTasksAhead } from './tasks-ahead';
 import { taskIdsFromBody } from './task-ids-body';
 import { tasksPlainText } from './tasks-plain-text';
 
@@ -21,12 +20,7 @@ export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const bodies = new ListBodyCache();
   // Task texts rendered as their statuses arrive, so the first read after a deployment does not render them all.
   const stopRendering = renderTaskTextsAhead(deps);
-  // Each app's piece of the list kept (checked and encoded) once its statuses pause, so the first read after a deployment finds it.
-  const stopKeeping = keepTasksAhead(deps);
-  app.addHook('onClose', async () => {
-    stopRendering();
-    stopKeeping();
-  });
+  app.addHook('onClose', async () => stopRendering());
   app.get('/v2/tasks', (req, reply) => {
     if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
