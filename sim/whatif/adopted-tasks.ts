@@ -36,7 +36,7 @@ export function adoptedTasksOf(inst: InstanceFields, spec: RunSpec | undefined, 
 }
 
 /** What the instance's tasks hold, in one pool. */
-export function usedPool(inst: InstanceFields, reservedFor: string | undefined): OfferedPool {
+export function usedPool(inst: Pick<InstanceFields, 'tasks'>, reservedFor: string | undefined): OfferedPool {
   let cpusMilli = 0;
   let memMilli = 0;
   let diskMilli = 0;

@@ -9,9 +9,9 @@ import { usedPool } from '../../sim/whatif/adopted-tasks';
  * reserved pool when the agent has one, else in the unreserved pool (the live core keeps no
  * allocation for other instances). A what-if fork builds an agent's capacity this way from what
  * its last offer left out (src/whatif/take-fork.ts, last-offers.ts). Returns new pools; `pools`
- * is not changed.
+ * is not changed. It reads only the instance's allocation, role and tasks.
  */
-function addUsage(pools: readonly OfferedPool[], inst: InstanceFields): OfferedPool[] {
+function addUsage(pools: readonly OfferedPool[], inst: Pick<InstanceFields, 'allocation' | 'role' | 'tasks'>): OfferedPool[] {
   const uses = inst.allocation ?? [usedPool(inst, pools.some((p) => p.reservedFor === inst.role && p.reservationId === undefined) ? inst.role : undefined)];
   const out = pools.map((p) => ({ ...p }));
   for (const u of uses) {
@@ -34,6 +34,7 @@ function addUsage(pools: readonly OfferedPool[], inst: InstanceFields): OfferedP
  * running): a resident instance's recorded allocation is the whole instance's, so it is used only
  * when `tasks` are all of them, else the tasks' own resources are.
  */
+// The copy names the fields addUsage reads: a live Instance's role is a getter, which a spread (`{ ...inst }`) would not copy.
 export function addTasksUsage(pools: readonly OfferedPool[], inst: InstanceFields, tasks: readonly Task[]): OfferedPool[] {
-  return addUsage(pools, tasks.length === inst.tasks.length ? inst : { ...inst, allocation: undefined, tasks: [...tasks] });
+  return addUsage(pools, tasks.length === inst.tasks.length ? inst : { allocation: undefined, role: inst.role, tasks: [...tasks] });
 }

@@ -2,6 +2,7 @@ import type { InstanceContext } from './instance-context';
 import { newInstanceId } from '../kernel/ids';
 import { isTerminalCondition } from '../model/condition';
 import { Instance } from '../model/instance';
+import { InstanceTarget } from '../model/instance-target';
 import type { RunSpecState } from '../state/run-spec-state';
 import { NO_TASKS, clearPlacement, countRole, isActive, isPlaced, markChanged, markCreated, setCondition } from './instance-tracker';
 
@@ -65,6 +66,10 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
   const spec = rs.spec;
   // The new instances in creation order: added below as one batch, then the list their event announces.
   const fresh: Instance[] = [];
+  // One target for the batch: its instances run the same definition (model/instance-target.ts).
+  const target = InstanceTarget.of({
+    runSpecId: spec.id, kind: spec.kind, runSpecVersion: spec.version, configVersion: spec.versionInfo.lastConfigChangeAt, role: spec.role,
+  });
   for (let i = 0; i < count; i++) {
     fresh.push(new Instance({
       instanceId: newInstanceId(spec.id, ctx.random),
@@ -86,7 +91,7 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
       unreachableSinceMs: undefined,
       killReason: undefined,
       killRequestedAtMs: undefined,
-    }));
+    }, target));
   }
   // Appended as a batch (kernel/append-all.ts): to the run spec's instances and queue, and to the
   // input's write set (state/dirty-instances.ts), in creation order.

@@ -7,6 +7,7 @@ import type { ScalarResources } from './resources';
 import type { TaskState } from './task-state';
 import { appTaskId } from '../kernel/ids';
 import { assert } from '../kernel/assert';
+import { InstanceTarget } from './instance-target';
 
 /**
  * What the scheduler wants of an instance: keep it running; stop it but keep its record
@@ -98,30 +99,31 @@ export interface InstanceFields {
  * and every write through the instance tracker, sees one Task, as before. The tracker makes the
  * Task ({@link keepTasks}) before it changes the condition's time.
  *
- * The launch's facts are private fields, and so is the record of the six fields most instances
- * never set ({@link InstanceRareFields}: `killReason`, `allocation`, `healthy`, `ready`,
- * `unreachableSinceMs`, `killRequestedAtMs`, getters and setters on the prototype here): an
- * instance's own enumerable properties are {@link InstanceFields}' but `tasks` and those six, and
- * {@link toJSON} gives the plain record with all of them. A copy must name them (`{ ...inst, tasks:
- * inst.tasks }` has no `killReason`): an object spread copies own properties only; copy through
+ * The launch's facts are private fields; so is the record of the seven fields most instances
+ * never set ({@link InstanceRareFields}: `reservation`, `killReason`, `allocation`, `healthy`,
+ * `ready`, `unreachableSinceMs`, `killRequestedAtMs`), and so is the {@link InstanceTarget} the
+ * instances of one run spec and definition share (`runSpecId`, `kind`, `runSpecVersion`,
+ * `configVersion`, `role`); those twelve are getters (and setters) on the prototype here. An
+ * instance's own enumerable properties are {@link InstanceFields}' but `tasks` and those twelve,
+ * and {@link toJSON} gives the plain record with all of them. A copy must name them (`{ ...inst,
+ * tasks: inst.tasks }` has no `role`): an object spread copies own properties only; copy through
  * `toJSON()` instead. Every field is set in the constructor, in one order, so all instances share
  * one object shape (a million are made at scale).
  *
  * The fields are declared in the order V8 lays them out, and that order is chosen: first those
- * that a placement out of the launch queue reads or writes (the matcher's look at `reservation`,
- * the tracker's `place`, the launch's facts, the `instance_changed_event`), then the rest. Without
- * pointer compression (Node's default build) an instance is 160 bytes (200 before the six rare
- * fields moved apart, 2026-12-01), three cache lines where it starts mid-line; so a placement,
- * which touches each of a million instances once, long after it was made, misses fewer lines
- * (bench/README.md, "2026-11-30: an instance's placed fields first"), and a big scale-up keeps 40
- * bytes less per instance.
+ * that a placement out of the launch queue reads or writes (the matcher's look at `reservation`
+ * through the rare record, the tracker's `place` and its look at the target, the launch's facts,
+ * the `instance_changed_event`), then the rest. Without pointer compression (Node's default
+ * build) an instance is 120 bytes (200 before the rare fields moved apart, 2026-12-01; 160 before
+ * the shared target, 2026-12-02), two cache lines where it starts at one; so a placement, which
+ * touches each of a million instances once, long after it was made, misses fewer lines
+ * (bench/README.md, "2026-11-30: an instance's placed fields first"), and a big scale-up keeps 80
+ * bytes less per instance (bench/README.md, "2026-12-02 evening").
  *
  * Only the instance tracker (instances/instance-tracker.ts) writes an instance's fields or calls
  * {@link launchApp}, {@link launchAppAt} or {@link keepTasks} (the `pacer/instance-writes` lint rule).
  */
 export class Instance {
-  /** See {@link InstanceFields.reservation}. */
-  reservation: InstanceReservation | undefined;
   /** Launch attempt number; task ids of apps carry it. Bumped on every relaunch. */
   incarnation: number;
   /** Placement; undefined while Scheduled. */
@@ -131,38 +133,81 @@ export class Instance {
   goal: Goal;
   /** The fields most instances never set ({@link InstanceRareFields}), made by the first write of one. */
   #rare: InstanceRareFields | undefined;
+  /** What it runs: run spec, kind, version, config generation, role ({@link InstanceTarget}, shared). */
+  #target: InstanceTarget;
   /** The tasks once made; undefined while an app's launched task is still only its facts below. */
   #tasks: Task[] | undefined;
   /** The facts of an app's task not made yet ({@link launchApp}); meaningless while `#tasks` is set. */
   #hostPorts: readonly number[];
   #resources: ScalarResources | undefined;
-  runSpecVersion: string;
-  /** See {@link InstanceFields.configVersion}. */
-  configVersion: string;
-  role: string;
   readonly instanceId: string;
-  readonly runSpecId: string;
-  readonly kind: 'app' | 'pod';
   startedAtMs: number | undefined;
 
-  constructor(f: InstanceFields) {
-    this.reservation = f.reservation;
+  /**
+   * An instance of these fields. `target`, when given, must hold the same run spec, kind,
+   * version, config generation and role as `f` (the instances a scale-up creates share one).
+   */
+  constructor(f: InstanceFields, target?: InstanceTarget) {
     this.incarnation = f.incarnation;
     this.agent = f.agent;
     this.condition = f.condition;
     this.conditionSinceMs = f.conditionSinceMs;
     this.goal = f.goal;
     this.#rare = InstanceRareFields.of(f);
+    this.#target = target ?? InstanceTarget.of(f);
     this.#tasks = f.tasks;
     this.#hostPorts = NO_PORTS;
     this.#resources = undefined;
-    this.runSpecVersion = f.runSpecVersion;
-    this.configVersion = f.configVersion;
-    this.role = f.role;
     this.instanceId = f.instanceId;
-    this.runSpecId = f.runSpecId;
-    this.kind = f.kind;
     this.startedAtMs = f.startedAtMs;
+  }
+
+  /** The run spec's id (a path). */
+  get runSpecId(): string {
+    return this.#target.runSpecId;
+  }
+
+  get kind(): 'app' | 'pod' {
+    return this.#target.kind;
+  }
+
+  /** The version of the run spec's definition this incarnation runs (or will run). */
+  get runSpecVersion(): string {
+    return this.#target.runSpecVersion;
+  }
+
+  set runSpecVersion(value: string) {
+    const target = this.#target;
+    if (value !== target.runSpecVersion) this.#target = target.with(value, target.configVersion, target.role);
+  }
+
+  /** See {@link InstanceFields.configVersion}. */
+  get configVersion(): string {
+    return this.#target.configVersion;
+  }
+
+  set configVersion(value: string) {
+    const target = this.#target;
+    if (value !== target.configVersion) this.#target = target.with(target.runSpecVersion, value, target.role);
+  }
+
+  /** The role its resources are (or will be) taken from. */
+  get role(): string {
+    return this.#target.role;
+  }
+
+  set role(value: string) {
+    const target = this.#target;
+    if (value !== target.role) this.#target = target.with(target.runSpecVersion, target.configVersion, value);
+  }
+
+  /** See {@link InstanceFields.reservation}. */
+  get reservation(): InstanceReservation | undefined {
+    return this.#rare?.reservation;
+  }
+
+  set reservation(value: InstanceReservation | undefined) {
+    if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('reservation', value);
   }
 
   /** See {@link InstanceFields.killReason}. */
@@ -310,15 +355,16 @@ export class Instance {
 const NO_PORTS: readonly number[] = [];
 
 /**
- * The six fields of an instance that most instances never set: a kill's reason and time, the
- * allocation of a resident instance, health and readiness (apps with checks), the time it became
- * unreachable. Kept apart, made at the first write of one of them, so that the million
- * Scheduled instances of a big scale-up are 48 bytes (six pointers) smaller each: 200 → 160
- * bytes with the one pointer here. The 1M queue build of bench:match keeps ~300 MB, and on a
- * machine where a first touch of a page is slow that memory is most of its time
- * (bench/README.md, "2026-12-01"). Every field is set in the constructor, in one order (one shape).
+ * The seven fields of an instance that most instances never set: a kill's reason and time, the
+ * reservation and allocation of a resident instance, health and readiness (apps with checks),
+ * the time it became unreachable. Kept apart, made at the first write of one of them, so that
+ * the million Scheduled instances of a big scale-up are 56 bytes (seven pointers) smaller each,
+ * with the one pointer here. The 1M queue build of bench:match keeps ~280 MB, and on a machine
+ * where a first touch of a page is slow that memory is most of its time (bench/README.md,
+ * "2026-12-01"). Every field is set in the constructor, in one order (one shape).
  */
 class InstanceRareFields {
+  reservation: InstanceReservation | undefined;
   killReason: KillReason | undefined;
   allocation: readonly OfferedPool[] | undefined;
   healthy: boolean | undefined;
@@ -327,6 +373,7 @@ class InstanceRareFields {
   killRequestedAtMs: number | undefined;
 
   constructor(f: Partial<Pick<InstanceFields, RareField>> = {}) {
+    this.reservation = f.reservation;
     this.killReason = f.killReason;
     this.allocation = f.allocation;
     this.healthy = f.healthy;
@@ -337,7 +384,7 @@ class InstanceRareFields {
 
   /** The rare fields `f` sets, or undefined when it sets none of them. */
   static of(f: InstanceFields): InstanceRareFields | undefined {
-    if (f.killReason === undefined && f.allocation === undefined && f.healthy === undefined && f.ready === undefined
+    if (f.reservation === undefined && f.killReason === undefined && f.allocation === undefined && f.healthy === undefined && f.ready === undefined
       && f.unreachableSinceMs === undefined && f.killRequestedAtMs === undefined) return undefined;
     return new InstanceRareFields(f);
   }
@@ -348,7 +395,7 @@ class InstanceRareFields {
   }
 }
 
-type RareField = 'killReason' | 'allocation' | 'healthy' | 'ready' | 'unreachableSinceMs' | 'killRequestedAtMs';
+type RareField = 'reservation' | 'killReason' | 'allocation' | 'healthy' | 'ready' | 'unreachableSinceMs' | 'killRequestedAtMs';
 
 /** A task just launched (no status yet, Provisioned). Every field set, in one order: all tasks share one object shape. */
 export function newTask(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: ScalarResources, nowMs: number): Task {
