@@ -7,7 +7,7 @@
  * {@link Instance} was 160 bytes with those five fields, 128 with this one pointer (and its
  * reservation, a resident run spec's, moved to its rare fields: 120), so a big scale-up keeps
  * 40 bytes less per instance, in memory the young-generation GC copies and, on a machine where a
- * first touch of a page is slow, pays for page by page (bench/README.md, "2026-12-02 evening").
+ * first touch of a page is slow, pays for page by page (bench/README.md, "2026-12-02 15:40").
  * A change of one of the three changing fields gives the instance another target
  * ({@link with}), the one made for the last such change when it holds the same values, so that
  * retargeting a million instances to a new version makes one target, not a million.

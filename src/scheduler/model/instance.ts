@@ -118,7 +118,7 @@ export interface InstanceFields {
  * the shared target, 2026-12-02), two cache lines where it starts at one; so a placement, which
  * touches each of a million instances once, long after it was made, misses fewer lines
  * (bench/README.md, "2026-11-30: an instance's placed fields first"), and a big scale-up keeps 80
- * bytes less per instance (bench/README.md, "2026-12-02 evening").
+ * bytes less per instance (bench/README.md, "2026-12-02 15:40").
  *
  * Only the instance tracker (instances/instance-tracker.ts) writes an instance's fields or calls
  * {@link launchApp}, {@link launchAppAt} or {@link keepTasks} (the `pacer/instance-writes` lint rule).
