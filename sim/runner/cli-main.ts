@@ -3,7 +3,7 @@ import { RUN_LOOP_STEPS_DEFAULT, RUN_LOOP_STEPS_MAX, SCENARIO_FILE_MAX_BYTES } f
 import { hashesCliMain } from '../golden/hashes-cli';
 import { swarmCliMain } from '../swarm/cli';
 import { checkDefinitions } from './convert-definitions';
-import { boundLine, formatSummary } from './format-summary';
+import { boundLine, formatSummary, quietVerdict } from './format-summary';
 import { runScenario } from './run-scenario';
 import { progressPrinter } from './progress-printer';
 import { wholeArg } from './whole-arg';
@@ -122,7 +122,7 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
   const reproduce = `npm run sim -- ${args.file} --seed ${result.seed}${args.maxLoopSteps === undefined ? '' : ` --max-steps ${args.maxLoopSteps}`}`;
   const written = (args.traceFile === undefined || writeOutput(io, 'sim', args.traceFile, () => result.traceText))
     && (args.reportFile === undefined || writeOutput(io, 'sim', args.reportFile, () => renderReport(loaded.scenario, result, reproduce)));
-  if (args.quiet) io.stdout(`${result.passed ? 'PASSED' : 'FAILED'} ${args.file} seed ${result.seed} sha256 ${result.traceHash}\n`);
+  if (args.quiet) io.stdout(`${quietVerdict(result)} ${args.file} seed ${result.seed} sha256 ${result.traceHash}\n`);
   else io.stdout(`${formatSummary(result, reproduce)}\n`);
   const bound = boundLine(args.file, result);
   if (bound !== undefined) io.stderr(`${bound}\n`);

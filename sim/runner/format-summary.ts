@@ -63,6 +63,16 @@ export function verdictText(result: RunResult): string {
   return `${where}, before ${before}; no verdict`;
 }
 
+/**
+ * The first word of `--quiet`'s one line: `PASSED`, `FAILED`, or `STOPPED` for a run stopped
+ * before its duration (its bound on loop steps) with nothing failed before the stop, which has no
+ * verdict ({@link verdictText}) and must not read as a failure.
+ */
+export function quietVerdict(result: RunResult): 'PASSED' | 'FAILED' | 'STOPPED' {
+  if (result.stopped !== undefined && !failedBeforeStop(result)) return 'STOPPED';
+  return result.passed ? 'PASSED' : 'FAILED';
+}
+
 /** A run stopped before its duration that failed already: an expectation checked before the stop failed, or an invariant was violated. */
 export function failedBeforeStop(result: RunResult): boolean {
   return result.expectations.some((e) => !e.passed) || result.violations.length > 0;

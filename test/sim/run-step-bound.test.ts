@@ -62,3 +62,10 @@ t.test('--max-steps takes an integer from 1 to its own bound', async (t) => {
   t.equal(ok.code, 0, ok.err);
   t.match(ok.out, /^PASSED /);
 });
+
+t.test('--quiet: a run stopped by its bound before anything failed says STOPPED, not FAILED, and exits 2', async (t) => {
+  const r = runSimCli([demo, '--max-steps', '10', '--quiet']);
+  t.equal(r.code, 2, r.err);
+  t.match(r.out, /^STOPPED \S+ seed \d+ sha256 [0-9a-f]{64}\n$/);
+  t.match(r.err, /stopped by the bound on a run's work, 10 loop steps/);
+});
