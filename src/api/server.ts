@@ -1,3 +1,4 @@
+import { answerClientError } from './client-error';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { CoreFailure, coreFailureText, haltingHandler, isCoreFault, type CoreFailureHandler } from '../runtime/core-failure';
 import type { PacerLog } from '../runtime/pacer-log';
@@ -64,6 +65,8 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     // Route params carry ids with `::` suffixes and dots; keep them whole.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     ...(parts.serverFactory === undefined ? {} : { serverFactory: parts.serverFactory }),
+    // A request Node's parser refuses (headers over 16 KiB, not HTTP): Marathon's `{message}` shape too.
+    clientErrorHandler: answerClientError,
     // A URL the router cannot decode (`%ZZ`) or a parameter above maxParamLength: answered from the
     // catalogue, after the lifecycle's headers, instead of fastify's own body.
     frameworkErrors: (error, req, reply) => {
