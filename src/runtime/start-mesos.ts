@@ -8,6 +8,7 @@ import type { Store, StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/index';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
+import { launchedInstanceCount } from './launched-instances';
 import { mesosAuthentication } from './mesos-credentials';
 import { silentLog, type PacerLog } from './pacer-log';
 import type { LeaderDuties } from '../ha/leadership';
@@ -147,7 +148,7 @@ function openMesos(
   };
   try {
     const scheduler = startScheduler(config, base, cluster, store, hooks.inputs);
-    cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
+    cluster.start({ ...recovered, launchedInstances: launchedInstanceCount(scheduler) });
     return { base, cluster, scheduler, abandon };
   } catch (err) {
     abandon();
@@ -155,12 +156,6 @@ function openMesos(
   }
 }
 
-/** Instances the recovered core knows (the refuse-new-framework-id rule). */
-function instanceCount(scheduler: Scheduler): number {
-  let count = 0;
-  for (const rs of scheduler.runSpecs()) count += scheduler.instances(rs.id).length;
-  return count;
-}
 
 /** The store, noting the framework id `load()` returns (the core loads once, at construction). */
 function recordingFrameworkId<S extends Store & { close(): void }>(store: S, into: { frameworkId: string | undefined }): S {

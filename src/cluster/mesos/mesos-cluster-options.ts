@@ -15,8 +15,11 @@ export interface MesosLogger {
 export interface RecoveredFramework {
   /** The framework id saved by an earlier run (resubscribe with it: tasks keep running, §1.8). */
   readonly frameworkId?: string;
-  /** Instances known to the core; with any, registering a NEW framework id is refused. */
-  readonly instanceCount: number;
+  /**
+   * Instances of the core that were ever launched (src/runtime/launched-instances.ts); with any,
+   * registering a NEW framework id is refused. Instances never launched do not count.
+   */
+  readonly launchedInstances: number;
 }
 
 /** How to build a {@link MesosCluster}. Only `detector` is required. */

@@ -195,14 +195,15 @@ export class MesosCluster implements ClusterDriver {
 
   /**
    * Starts subscribing (asynchronously; progress arrives as inputs). Throws, before any network
-   * traffic, when there is no stored framework id but instances exist: registering a new
-   * framework would orphan their tasks and relaunch them (Marathon 1.7 refuses to start too).
+   * traffic, when there is no stored framework id but instances that were launched exist:
+   * registering a new framework would orphan their tasks and relaunch them (Marathon 1.7 refuses
+   * to start too). Instances never launched have no task to orphan and do not stop it.
    */
   start(recovered: RecoveredFramework): void {
     if (this.lifecycle !== 'idle') return;
-    if (recovered.frameworkId === undefined && recovered.instanceCount > 0) {
+    if (recovered.frameworkId === undefined && recovered.launchedInstances > 0) {
       throw new Error(
-        `refusing to register a new Mesos framework: the store has ${recovered.instanceCount} instance(s) but no framework id; ` +
+        `refusing to register a new Mesos framework: the store has ${recovered.launchedInstances} launched instance(s) but no framework id; ` +
         'their tasks would be orphaned and launched again. Restore the store that holds the framework id.',
       );
     }

@@ -1,5 +1,6 @@
 import { MesosCluster } from '../../../../src/cluster/mesos/mesos-cluster';
 import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-master-detector';
+import { launchedInstanceCount } from '../../../../src/runtime/launched-instances';
 import { HeapLoop } from '../../../../src/scheduler/kernel/heap-loop';
 import type { SchedulerInput } from '../../../../src/scheduler/model/inputs';
 import { Scheduler } from '../../../../src/scheduler/scheduler';
@@ -157,7 +158,7 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
       recorder.onEvent(rel(), event);
     });
     const before = subscribedInputs;
-    mesos.start({ ...recovered, instanceCount: instanceCount(scheduler) });
+    mesos.start({ ...recovered, launchedInstances: launchedInstanceCount(scheduler) });
     await waitUntil(() => subscribedInputs > before, PATIENCE_MS, 'the subscribed input');
     return scheduler;
   };
@@ -227,12 +228,6 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
   }
 }
 
-/** Instances the recovered core knows (the driver's refuse-a-new-framework-id rule, as start-mesos.ts counts them). */
-function instanceCount(scheduler: Scheduler): number {
-  let count = 0;
-  for (const rs of scheduler.runSpecs()) count += scheduler.instances(rs.id).length;
-  return count;
-}
 
 /** `driver` as the core sees it, calling `onCall` before each of its methods the core calls. */
 function countingCalls<T extends object>(driver: T, onCall: () => void): T {

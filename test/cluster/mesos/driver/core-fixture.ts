@@ -1,6 +1,7 @@
 import type { Test } from 'tap';
 import { MesosCluster, type MesosClusterOptions } from '../../../../src/cluster/mesos/mesos-cluster';
 import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-master-detector';
+import { launchedInstanceCount } from '../../../../src/runtime/launched-instances';
 import { RealTimeLoop } from '../../../../src/runtime/real-time-loop';
 import type { SchedulerInput } from '../../../../src/scheduler/model/inputs';
 import { Scheduler } from '../../../../src/scheduler/scheduler';
@@ -51,7 +52,6 @@ export function startCorePacer(t: Test, master: FakeMaster, store: MemoryStore, 
     loop.close();
   };
   t.teardown(stop);
-  const instanceCount = core.runSpecs().reduce((n, rs) => n + core.instances(rs.id).length, 0);
-  driver.start({ ...(store.frameworkId === undefined ? {} : { frameworkId: store.frameworkId }), instanceCount });
+  driver.start({ ...(store.frameworkId === undefined ? {} : { frameworkId: store.frameworkId }), launchedInstances: launchedInstanceCount(core) });
   return { loop, core, driver, inputs, logs, stop };
 }

@@ -60,7 +60,7 @@ export async function makeDriver(t: Test, setup: DriverSetup = {}): Promise<Driv
     driver.stop();
     await master.close();
   });
-  if (setup.noStart !== true) driver.start(setup.recovered ?? { instanceCount: 0 });
+  if (setup.noStart !== true) driver.start(setup.recovered ?? { launchedInstances: 0 });
   const inputsOf = <K extends ClusterInput['type']>(type: K): Extract<ClusterInput, { type: K }>[] =>
     inputs.filter((i): i is Extract<ClusterInput, { type: K }> => i.type === type);
   return {

@@ -70,7 +70,7 @@ t.test('a role change sends UPDATE_FRAMEWORK restating the suppressed roles', as
 t.test('roles set before subscribing go in the SUBSCRIBE itself', async (t) => {
   const f = await makeDriver(t, { noStart: true });
   f.driver.updateFrameworkRoles(['*', 'prod']);
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   await f.waitInput('subscribed');
   const sub = await f.master.waitForCall('SUBSCRIBE');
   t.same(sub.call.subscribe?.frameworkInfo.roles, ['*', 'prod']);

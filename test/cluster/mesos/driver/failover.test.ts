@@ -11,7 +11,7 @@ import { makeDriver } from './driver-fixture';
 t.test('master failover: stream cut, backoff, 307 to the new leader, resubscribe with the id, no relaunch', async (t) => {
   const leader = await FakeMaster.start();
   t.teardown(() => leader.close());
-  const f = await makeDriver(t, { recovered: { frameworkId: 'fw-0000', instanceCount: 2 } });
+  const f = await makeDriver(t, { recovered: { frameworkId: 'fw-0000', launchedInstances: 2 } });
   await f.waitInput('subscribed');
   f.master.cutStream();
   await f.waitInput('disconnected');
@@ -83,7 +83,7 @@ t.test('a clean end of the stream resubscribes', async (t) => {
 t.test('4xx/5xx answers to SUBSCRIBE are retried with backoff', async (t) => {
   const f = await makeDriver(t, { noStart: true });
   f.master.subscribeAnswers.push({ status: 503, body: 'No leader elected' }, { status: 404 }, { status: 500, body: 'boom' });
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   await f.waitInput('subscribed');
   t.same(f.master.callsOf('SUBSCRIBE').map((c) => c.status), [503, 404, 500, 200]);
   t.ok(f.logs.some((l) => /answered 503: No leader elected; resubscribing in 20 ms/.test(l)));
@@ -115,7 +115,7 @@ for (const c of FOREIGN) {
   t.test(`SUBSCRIBE answered by something that is not a Mesos master, retried: ${c.name}`, async (t) => {
     const f = await makeDriver(t, { noStart: true });
     f.master.subscribeAnswers.push(...c.answers);
-    f.driver.start({ instanceCount: 0 });
+    f.driver.start({ launchedInstances: 0 });
     await f.waitInput('subscribed');
     t.same(f.master.callsOf('SUBSCRIBE').map((call) => call.status), [...c.answers.map((a) => a.status), 200], 'retried until a master answered');
     const warned = f.logs.filter((l) => l.startsWith('WARN '));
@@ -129,7 +129,7 @@ for (const c of FOREIGN) {
 t.test('a foreign answer warned about is warned about again after a subscription succeeded', async (t) => {
   const f = await makeDriver(t, { noStart: true });
   f.master.subscribeAnswers.push(HTML_501, HTML_501);
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   await f.waitInput('subscribed');
   f.master.subscribeAnswers.push(HTML_501, HTML_501);
   f.master.cutStream();
@@ -141,7 +141,7 @@ t.test('a redirect loop is capped, then backs off', async (t) => {
   const f = await makeDriver(t, { noStart: true, options: { maxRedirects: 2 } });
   const self = { status: 307, location: `//${f.master.hostPort}/api/v1/scheduler` };
   f.master.subscribeAnswers.push(self, self, self);
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   await f.waitInput('subscribed');
   t.ok(f.logs.some((l) => /2 redirect\(s\) followed; resubscribing/.test(l)));
 });
@@ -203,7 +203,7 @@ t.test('an ERROR event stops the driver for good and reports it', async (t) => {
 t.test('an unreachable master is retried with bounded backoff until stopped', async (t) => {
   const f = await makeDriver(t, { noStart: true, options: { backoffInitialMs: 10, backoffMaxMs: 30 } });
   await f.master.close();
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   await waitUntil(() => f.logs.filter((l) => /connection failed/.test(l)).length >= 4, PATIENCE_MS, 'four refused attempts');
   t.ok(f.logs.some((l) => /resubscribing in 30 ms/.test(l)), 'the delay is capped');
   f.driver.stop();

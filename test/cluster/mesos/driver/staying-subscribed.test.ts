@@ -22,7 +22,7 @@ for (const c of FINAL) {
     t.test(`ERROR "${c.message}" ${when}: stop and say why, no resubscription loop`, async (t) => {
       const f = await makeDriver(t, { noStart: true });
       if (when === 'instead of SUBSCRIBED') f.master.subscribeErrors.push(c.message);
-      f.driver.start({ instanceCount: 0 });
+      f.driver.start({ launchedInstances: 0 });
       if (when === 'while subscribed') {
         await f.waitInput('subscribed', 1, WAIT_MS);
         f.master.send({ type: 'ERROR', error: { message: c.message } });
@@ -42,7 +42,7 @@ t.test('a transient ERROR (the authorizer failed) is retried with a growing back
   const f = await makeDriver(t, { noStart: true, options: { backoffInitialMs: 20, backoffMaxMs: 1000 } });
   const failure = 'Authorization failure: could not create ObjectApprovers for a framework: timed out';
   f.master.subscribeErrors.push(failure, failure, failure);
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   await f.waitInput('subscribed', 1, WAIT_MS);
   t.same(f.fatal, []);
   t.equal(f.master.callsOf('SUBSCRIBE').length, 4);
@@ -65,7 +65,7 @@ t.test('ERRORs right after SUBSCRIBED do not reset the backoff: no tight loop', 
 t.test('an ERROR of unknown meaning is retried, but only maxConsecutiveErrors times in a row', async (t) => {
   const f = await makeDriver(t, { noStart: true, options: { maxConsecutiveErrors: 3 } });
   f.master.subscribeErrors.push('Something new', 'Something new', 'Something new', 'Something new');
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   const fatal = await waitUntil(() => f.fatal[0], WAIT_MS, 'onFatal');
   t.match(fatal.message, /Something new \(3 such errors in a row; giving up\)/);
   t.equal(f.master.callsOf('SUBSCRIBE').length, 3);
@@ -75,7 +75,7 @@ t.test('an ERROR of unknown meaning is retried, but only maxConsecutiveErrors ti
 t.test('a healthy subscription starts the error count over', async (t) => {
   const f = await makeDriver(t, { noStart: true, options: { maxConsecutiveErrors: 2 } });
   f.master.subscribeErrors.push('Something new');
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   await f.waitInput('subscribed', 1, WAIT_MS);
   f.master.send({ type: 'HEARTBEAT' }); // the second event after SUBSCRIBED: healthy
   f.master.send({ type: 'ERROR', error: { message: 'Something new' } });
@@ -113,7 +113,7 @@ for (const message of ROLE_REFUSALS) {
     const f = await makeDriver(t, { noStart: true });
     f.driver.updateFrameworkRoles(['*', 'dev', 'ops']);
     f.master.subscribeErrors.push(message);
-    f.driver.start({ instanceCount: 0 });
+    f.driver.start({ launchedInstances: 0 });
     await f.waitInput('subscribed', 1, WAIT_MS);
     const subscribes = f.master.callsOf('SUBSCRIBE');
     t.same(subscribes.map((c) => c.call.subscribe?.frameworkInfo.roles), [['*', 'dev', 'ops'], ['*']], 'resubscribed once, without the refused roles');
@@ -126,7 +126,7 @@ for (const message of ROLE_REFUSALS) {
 t.test('a refusal of every role the framework asks for stays final (nothing left to run)', async (t) => {
   const f = await makeDriver(t, { noStart: true, options: { defaultRole: 'dev' } });
   f.master.subscribeErrors.push("Roles { dev } are not present in the master's --roles");
-  f.driver.start({ instanceCount: 0 });
+  f.driver.start({ launchedInstances: 0 });
   const fatal = await waitUntil(() => f.fatal[0], WAIT_MS, 'onFatal');
   t.match(fatal.message, /Roles \{ dev \}.*Add the role\(s\) to the master's --roles/);
   t.equal(f.master.callsOf('SUBSCRIBE').length, 1, 'subscribed once, never again');
@@ -154,7 +154,7 @@ t.test('a KILL without an answer is sent again with backoff; an ACCEPT is not', 
 t.test('master failover: offers of the old master are never accepted on the new one', async (t) => {
   const leader = await FakeMaster.start();
   t.teardown(() => leader.close());
-  const f = await makeDriver(t, { recovered: { frameworkId: 'fw-0000', instanceCount: 1 } });
+  const f = await makeDriver(t, { recovered: { frameworkId: 'fw-0000', launchedInstances: 1 } });
   await f.waitInput('subscribed', 1, WAIT_MS);
   f.master.send({ type: 'OFFERS', offers: { offers: [sampleOffer('fw-0000', 'OLD-1')] } });
   const offer = (await f.waitInput('offers', 1, WAIT_MS)).offers[0]!;

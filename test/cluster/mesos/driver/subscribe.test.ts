@@ -40,7 +40,7 @@ t.test('later calls carry the stream id of the subscription', async (t) => {
 });
 
 t.test('a restart resubscribes with the stored framework id in both places', async (t) => {
-  const f = await makeDriver(t, { recovered: { frameworkId: 'stored-0000', instanceCount: 3 } });
+  const f = await makeDriver(t, { recovered: { frameworkId: 'stored-0000', launchedInstances: 3 } });
   const subscribed = await f.waitInput('subscribed');
   const sub = await f.master.waitForCall('SUBSCRIBE');
   t.same(sub.call.frameworkId, { value: 'stored-0000' });
@@ -50,7 +50,7 @@ t.test('a restart resubscribes with the stored framework id in both places', asy
 
 t.test('a NEW framework id is refused while instances exist', async (t) => {
   const f = await makeDriver(t, { noStart: true });
-  t.throws(() => f.driver.start({ instanceCount: 2 }), /refusing to register a new Mesos framework.*2 instance/);
+  t.throws(() => f.driver.start({ launchedInstances: 2 }), /refusing to register a new Mesos framework.*2 launched instance/);
   t.equal(f.master.calls.length, 0, 'nothing was sent');
   t.equal(f.driver.state, 'idle');
 });
@@ -58,7 +58,7 @@ t.test('a NEW framework id is refused while instances exist', async (t) => {
 t.test('a master that assigns a different framework id is fatal', async (t) => {
   const f = await makeDriver(t, { noStart: true });
   f.master.behaviour.autoSubscribed = false;
-  f.driver.start({ frameworkId: 'mine-0000', instanceCount: 1 });
+  f.driver.start({ frameworkId: 'mine-0000', launchedInstances: 1 });
   await f.master.waitForStream();
   f.master.send({ type: 'SUBSCRIBED', subscribed: { frameworkId: { value: 'other-0000' }, heartbeatIntervalSeconds: 15 } });
   await f.master.waitForCall('SUBSCRIBE');

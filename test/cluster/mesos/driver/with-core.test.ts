@@ -72,3 +72,27 @@ t.test('a pacer with instances but no framework id refuses to start', async (t) 
   t.throws(() => startPacer(t, master, store), /refusing to register a new Mesos framework/);
   t.equal(master.callsOf('SUBSCRIBE').length, 1);
 });
+
+t.test('instances that never launched do not stop a start without a framework id: it registers, then launches them', async (t) => {
+  // An app created while the master could not be reached: its instances are Scheduled, no task
+  // exists anywhere, and no framework id was ever stored. Counting them made every later start
+  // refuse (an operator's trial, 2026-12-02).
+  const master = await FakeMaster.start();
+  t.teardown(() => master.close());
+  const store = new MemoryStore();
+  const first = startPacer(t, master, store);
+  await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the framework id');
+  first.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 2 }) });
+  await waitUntil(() => first.core.instances('/web').length === 2 || undefined, PATIENCE_MS, 'two Scheduled instances');
+  first.stop();
+  store.frameworkId = undefined;
+  const second = startPacer(t, master, store);
+  const sub = await master.waitForCall('SUBSCRIBE', 2);
+  t.equal(sub.call.frameworkId, undefined, 'registered as a new framework');
+  t.equal(second.core.instances('/web').length, 2, 'the instances were kept');
+  t.ok(second.core.instances('/web').every((i) => i.condition === 'Scheduled' && i.incarnation === 0), 'never launched');
+  await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the new framework id stored');
+  master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(store.frameworkId!, 'O-9')] } });
+  await master.waitForCall('ACCEPT');
+  await waitUntil(() => second.core.instances('/web').some((i) => i.condition === 'Provisioned') || undefined, PATIENCE_MS, 'a launch');
+});

@@ -31,7 +31,7 @@ for (const format of ['pb', 'json'] as const) {
   t.test(`the recorded ${format} event stream replayed through the driver`, async (t) => {
     const f = await makeDriver(t, { noStart: true, options: { format: format === 'pb' ? 'protobuf' : 'json' } });
     f.master.behaviour.autoSubscribed = false;
-    f.driver.start({ instanceCount: 0 });
+    f.driver.start({ launchedInstances: 0 });
     await f.master.waitForStream();
     const stream = readSample(`${format}/event-stream.recordio`);
     for (let i = 0; i < stream.length; i += 97) f.master.sendRaw(stream.subarray(i, i + 97)); // chunks unrelated to records
