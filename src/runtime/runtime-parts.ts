@@ -1,3 +1,4 @@
+import { loggingDriver } from './logging-driver';
 import { makeDirs } from './make-dirs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -152,7 +153,8 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
   const scheduler = new Scheduler(base.recorder.wrap({
     clock: base.loop, random: { next: Math.random }, timers: base.loop, store,
     // A store that writes behind (ZooKeeper): no cluster call before the writes made ahead of it are durable.
-    driver: durability === undefined ? driver : durableDriver(driver, durability),
+    // At --log_level debug, a record of every call on the cluster (logging-driver.ts), as it is sent.
+    driver: durability === undefined ? loggingDriver(driver, base.log) : durableDriver(loggingDriver(driver, base.log), durability),
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
   }), schedulerOptionsOf(config));
   base.recorder.attach(scheduler);
