@@ -3,7 +3,7 @@ import { failureOf } from '../../ui/src/api/client';
 import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
 import { appStatus, healthSummary, noInstancesText } from '../../ui/src/model/app-status';
-import { clusterLabel, isSimCluster } from '../../ui/src/model/cluster';
+import { clusterLabel, infoFailureText, isSimCluster } from '../../ui/src/model/cluster';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
 import { reasonText } from '../../ui/src/model/reasons';
@@ -179,4 +179,11 @@ t.test("/v2/info's master names the cluster, and only the simulator's has the si
     t.equal(clusterLabel(info), label, master);
     t.equal(isSimCluster(info), sim, `${master}: ${sim ? '' : 'no '}simulation page`);
   }
+});
+
+t.test('the header names why /v2/info failed: only no answer is "unreachable"', async (t) => {
+  const rows: [number, string][] = [
+    [0, 'pacer unreachable'], [401, 'not signed in'], [403, 'cluster details not permitted'], [503, 'pacer answered 503'],
+  ];
+  for (const [status, text] of rows) t.equal(infoFailureText(status), text, String(status));
 });

@@ -1,7 +1,7 @@
 import { usePoll } from './api/use-poll';
 import type { Deployment, Info, QueueEntry } from './api/wire';
 import { Toasts } from './components/toasts';
-import { clusterLabel, isSimCluster } from './model/cluster';
+import { clusterLabel, infoFailureText, isSimCluster } from './model/cluster';
 import { routeHref, type Route } from './model/route';
 import { Link, useRoute } from './router';
 import { AppView } from './views/app-view';
@@ -43,7 +43,7 @@ export function App() {
           ))}
         </nav>
         <div class="cluster muted" title={info.data?.marathon_config.master}>
-          {info.data === undefined ? (info.error !== undefined ? 'pacer unreachable' : '') : `${clusterLabel(info.data)} · v${info.data.version}`}
+          {info.data === undefined ? (info.error !== undefined ? infoFailureText(info.error.status) : '') : `${clusterLabel(info.data)} · v${info.data.version}`}
         </div>
       </header>
       <main>

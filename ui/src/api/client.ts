@@ -1,3 +1,5 @@
+import { apiUrl } from './api-url';
+
 /**
  * The UI's only way to pacer: its HTTP API, as any Marathon client uses it. Every failure becomes
  * an {@link ApiFailure} carrying Marathon's error body (`message`, `details`) when there is one.
@@ -43,7 +45,7 @@ async function request<T>(method: string, path: string, body: unknown, signal?: 
   const what = `${method} ${path}`;
   let res: Response;
   try {
-    res = await fetch(path, {
+    res = await fetch(apiUrl(path), {
       method,
       headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),

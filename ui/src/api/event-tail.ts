@@ -1,3 +1,4 @@
+import { apiUrl } from './api-url';
 import { useEffect, useState } from 'preact/hooks';
 import { SseParser } from '../model/sse-parser';
 import { failureOf } from './client';
@@ -62,7 +63,7 @@ export function useEventTail(enabled: boolean): Tail {
 async function stream(signal: AbortSignal, onOpen: () => void, push: (e: MarathonEvent) => void): Promise<string> {
   let res: Response;
   try {
-    res = await fetch('/v2/events', { headers: { Accept: 'text/event-stream' }, signal });
+    res = await fetch(apiUrl('/v2/events'), { headers: { Accept: 'text/event-stream' }, signal });
   } catch (err) {
     return `cannot connect: ${(err as Error).message}`;
   }

@@ -16,3 +16,15 @@ export function clusterLabel(info: Info): string {
   if (master.startsWith('local')) return 'local cluster';
   return `Mesos ${master}`;
 }
+
+/**
+ * What the header says when `/v2/info` failed with `status` (0: no answer): only no answer is
+ * "unreachable". A signed-in user whose grants do not reach `/` gets 403 for `/v2/info` while the
+ * pages it may view work (README, "Who may call"): that is a refusal, not a lost pacer.
+ */
+export function infoFailureText(status: number): string {
+  if (status === 0) return 'pacer unreachable';
+  if (status === 401) return 'not signed in';
+  if (status === 403) return 'cluster details not permitted';
+  return `pacer answered ${status}`;
+}
