@@ -20,7 +20,7 @@ t.test('the UI at http://user:password@host/ui/ reads the API', { skip: chromium
   page.on('console', (m) => { if (m.type() === 'error') failed.push(m.text()); });
   await page.goto(`http://admin:s3cret@${address}/ui/`);
   const header = page.locator('header .cluster');
-  await page.waitForFunction(() => (document.querySelector('header .cluster')?.textContent ?? '') !== '');
+  await header.filter({ hasText: /\S/ }).waitFor();
   t.match(await header.innerText(), /cluster · v/, 'the header shows /v2/info\'s answer');
   t.notMatch(await header.innerText(), /unreachable/);
   t.same(pageErrors, [], 'no script error');

@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { launcherProgram, type LauncherReply, type SpawnRequest } from './launcher-program';
 import { posixSpawner } from './posix-spawner';
 
+
+/** The launcher process's title, as `ps` shows it. */
+export const LAUNCHER_TITLE = 'pacer: local task launcher';
 /** What the launcher reports about one spawn request. */
 export interface SpawnCallbacks {
   /** The process started (its pid); `exited` follows when it ends. */
@@ -97,7 +100,8 @@ export class TaskLauncher implements TaskSpawner {
 
   private startLauncher(): ChildProcess {
     // `__name`: tsx (tests) wraps named functions in a helper the launcher's source would not find.
-    const source = `const __name = (f) => f; (${launcherProgram.toString()})({ childProcess: require('node:child_process'), fs: require('node:fs'), path: require('node:path'), posix: ${this.posix ? posixSource() : 'undefined'} });`;
+    // The title first: `ps` shows it instead of the ~5 KB program given with -e.
+    const source = `process.title = ${JSON.stringify(LAUNCHER_TITLE)}; const __name = (f) => f; (${launcherProgram.toString()})({ childProcess: require('node:child_process'), fs: require('node:fs'), path: require('node:path'), posix: ${this.posix ? posixSource() : 'undefined'} });`;
     const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     child.on('message', (reply: LauncherReply) => this.onReply(reply));
     child.once('exit', () => this.onExit(child));

@@ -368,7 +368,7 @@ export class MesosCluster implements ClusterDriver {
       refused: (status, text) => {
         if (gen !== this.generation) return;
         if (status === 401) this.fatal(this.unauthorized(baseUrl));
-        else this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}: ${text.trim()}`);
+        else this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}${text.trim() === '' ? ' with an empty body' : `: ${text.trim()}`}`);
       },
       foreign: (status, contentType) => { if (gen === this.generation) this.onForeignAnswer(baseUrl, status, contentType); },
       closed: (reason) => { if (gen === this.generation) this.lost(`${baseUrl}: ${reason}`); },

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import type { SpawnRequest } from '../../../src/cluster/local/launcher-program';
 import { posixSpawner } from '../../../src/cluster/local/posix-spawner';
 import { signalGroup } from '../../../src/cluster/local/process-identity';
-import { TaskLauncher, type SpawnCallbacks } from '../../../src/cluster/local/task-launcher';
+import { LAUNCHER_TITLE, TaskLauncher, type SpawnCallbacks } from '../../../src/cluster/local/task-launcher';
 import { tempDir } from '../../harness/temp-dir';
 import { waitFor, within } from '../../harness/wait';
 import { execedArgv } from './local-fixture';
@@ -110,4 +110,17 @@ t.test('posix_spawn: a task inherits no descriptor but stdin (/dev/null), stdout
 t.test('posixSpawner is undefined where libc cannot be loaded (the launcher then uses child_process)', async (t) => {
   const broken = { load: (): never => { throw new Error('no libc here'); } };
   t.equal(posixSpawner(broken, {}, {}), undefined);
+});
+
+t.test('the launcher shows a short title in ps, not its program', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {
+  const { launcher, dir } = launcherFor(t, false);
+  const { started } = spawned(launcher, { file: '/bin/sh', args: ['-c', 'exit 0'], env }, join(dir, 't'));
+  await within(started, 'the spawn');
+  const pid = launcher.pid;
+  if (pid === undefined) throw new Error('no launcher running');
+  const title = await waitFor(() => {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '');
+    return cmdline === LAUNCHER_TITLE && cmdline;
+  }, 'the launcher\'s title');
+  t.equal(title, LAUNCHER_TITLE);
 });

@@ -6,5 +6,10 @@
  * credentials it was given for the origin.
  */
 export function apiUrl(path: string): string {
-  return new URL(path, window.location.origin).href;
+  return new URL(path, pageOrigin()).href;
+}
+
+/** The page's origin (read through globalThis: this module is compiled with the UI's model for Node's tests too, which has no DOM types). */
+function pageOrigin(): string {
+  return (globalThis as unknown as { location: { origin: string } }).location.origin;
 }

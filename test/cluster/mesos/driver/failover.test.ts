@@ -107,7 +107,7 @@ const FOREIGN: readonly { name: string; answers: { status: number; body?: string
   {
     name: 'a master\'s own plain-text errors are not foreign: warned at every retry, as before',
     answers: [{ status: 503, body: 'No leader elected' }, { status: 503, body: 'No leader elected' }, { status: 404 }],
-    said: [/answered 503: No leader elected; resubscribing in 20 ms$/, /answered 503: No leader elected; resubscribing in 40 ms$/, /answered 404: ; resubscribing in 80 ms$/],
+    said: [/answered 503: No leader elected; resubscribing in 20 ms$/, /answered 503: No leader elected; resubscribing in 40 ms$/, /answered 404 with an empty body; resubscribing in 80 ms$/],
   },
 ];
 
