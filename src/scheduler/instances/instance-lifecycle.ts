@@ -73,15 +73,10 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
   for (let i = 0; i < count; i++) {
     fresh.push(new Instance({
       instanceId: newInstanceId(spec.id, ctx.random),
-      runSpecId: spec.id,
-      kind: spec.kind,
-      runSpecVersion: spec.version,
-      configVersion: spec.versionInfo.lastConfigChangeAt,
       incarnation: 0,
       goal: 'Running',
       condition: 'Scheduled',
       conditionSinceMs: nowMs,
-      role: spec.role,
       agent: undefined,
       allocation: undefined,
       tasks: NO_TASKS,

@@ -7,7 +7,7 @@ import type { ScalarResources } from './resources';
 import type { TaskState } from './task-state';
 import { appTaskId } from '../kernel/ids';
 import { assert } from '../kernel/assert';
-import { InstanceTarget } from './instance-target';
+import { InstanceTarget, type TargetFields } from './instance-target';
 
 /**
  * What the scheduler wants of an instance: keep it running; stop it but keep its record
@@ -85,6 +85,9 @@ export interface InstanceFields {
   killRequestedAtMs?: number;
 }
 
+/** An instance's fields but those its {@link InstanceTarget} holds (what the constructor takes beside the target). */
+export type InstanceOwnFields = Omit<InstanceFields, keyof TargetFields>;
+
 /**
  * One scheduled copy of a run spec. An app instance has one task; a pod instance one per container.
  *
@@ -144,17 +147,18 @@ export class Instance {
   startedAtMs: number | undefined;
 
   /**
-   * An instance of these fields. `target`, when given, must hold the same run spec, kind,
-   * version, config generation and role as `f` (the instances a scale-up creates share one).
+   * An instance of these fields running `target` (its run spec, kind, version, config generation
+   * and role: the instances a scale-up creates share one). {@link from} makes one of a whole
+   * plain record.
    */
-  constructor(f: InstanceFields, target?: InstanceTarget) {
+  constructor(f: InstanceOwnFields, target: InstanceTarget) {
     this.incarnation = f.incarnation;
     this.agent = f.agent;
     this.condition = f.condition;
     this.conditionSinceMs = f.conditionSinceMs;
     this.goal = f.goal;
     this.#rare = InstanceRareFields.of(f);
-    this.#target = target ?? InstanceTarget.of(f);
+    this.#target = target;
     this.#tasks = f.tasks;
     this.#hostPorts = NO_PORTS;
     this.#resources = undefined;
@@ -271,7 +275,7 @@ export class Instance {
 
   /** An instance of these fields (the store's records, recovery, tests). */
   static from(f: InstanceFields): Instance {
-    return new Instance(f);
+    return new Instance(f, InstanceTarget.of(f));
   }
 
   /**
@@ -383,7 +387,7 @@ class InstanceRareFields {
   }
 
   /** The rare fields `f` sets, or undefined when it sets none of them. */
-  static of(f: InstanceFields): InstanceRareFields | undefined {
+  static of(f: Pick<InstanceFields, RareField>): InstanceRareFields | undefined {
     if (f.reservation === undefined && f.killReason === undefined && f.allocation === undefined && f.healthy === undefined && f.ready === undefined
       && f.unreachableSinceMs === undefined && f.killRequestedAtMs === undefined) return undefined;
     return new InstanceRareFields(f);
