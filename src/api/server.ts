@@ -1,4 +1,3 @@
-import { answerClientError } from './client-error';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { CoreFailure, coreFailureText, haltingHandler, isCoreFault, type CoreFailureHandler } from '../runtime/core-failure';
 import type { PacerLog } from '../runtime/pacer-log';
@@ -15,6 +14,7 @@ import { groupsRoutes } from './v2/groups/routes';
 import { deploymentsRoutes } from './v2/deployments/routes';
 import { tasksRoutes } from './v2/tasks/routes';
 import { keepListsAhead } from './v2/lists-ahead';
+import { answerClientError } from './client-error';
 import { queueRoutes } from './v2/queue/routes';
 import { systemRoutes } from './v2/system/routes';
 import { eventsRoutes, type EventStream } from './events/routes';

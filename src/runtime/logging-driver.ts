@@ -15,7 +15,8 @@ export function loggingDriver(driver: ClusterDriver, log: PacerLog): ClusterDriv
   const out = log.child({ component: 'cluster' });
   const logged: ClusterDriver = {
     accept: (offerId, operations, refuseMs) => {
-      out.debug({ call: 'accept', offerId, operations: operations.map(describe), refuseMs }, `ACCEPT offer ${offerId}: ${operations.map(describe).join(', ') || 'no operations'}`);
+      const described = operations.map(describe);
+      out.debug({ call: 'accept', offerId, operations: described, refuseMs }, `ACCEPT offer ${offerId}: ${described.join(', ') || 'no operations'}`);
       driver.accept(offerId, operations, refuseMs);
     },
     decline: (offerIds, refuseMs) => {

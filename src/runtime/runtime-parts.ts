@@ -1,5 +1,5 @@
-import { loggingDriver } from './logging-driver';
 import { makeDirs } from './make-dirs';
+import { loggingDriver } from './logging-driver';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ApiConfig, ApiDeps, MesosFrameworkFacts, ZookeeperFacts } from '../api/api-deps';
@@ -150,11 +150,12 @@ function whatIfOf(base: RuntimeBase, scheduler: Scheduler): WhatIf {
  */
 export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store, inputs?: LoopObserver): Scheduler {
   const durability = base.store.durability;
+  // At --log_level debug, a record of every call on the cluster (logging-driver.ts), as it is sent.
+  const logged = loggingDriver(driver, base.log);
   const scheduler = new Scheduler(base.recorder.wrap({
     clock: base.loop, random: { next: Math.random }, timers: base.loop, store,
     // A store that writes behind (ZooKeeper): no cluster call before the writes made ahead of it are durable.
-    // At --log_level debug, a record of every call on the cluster (logging-driver.ts), as it is sent.
-    driver: durability === undefined ? loggingDriver(driver, base.log) : durableDriver(loggingDriver(driver, base.log), durability),
+    driver: durability === undefined ? logged : durableDriver(logged, durability),
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
   }), schedulerOptionsOf(config));
   base.recorder.attach(scheduler);

@@ -156,7 +156,6 @@ function openMesos(
   }
 }
 
-
 /** The store, noting the framework id `load()` returns (the core loads once, at construction). */
 function recordingFrameworkId<S extends Store & { close(): void }>(store: S, into: { frameworkId: string | undefined }): S {
   const load = store.load.bind(store);

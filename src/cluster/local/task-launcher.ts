@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { launcherProgram, type LauncherReply, type SpawnRequest } from './launcher-program';
 import { posixSpawner } from './posix-spawner';
 
-
 /** The launcher process's title, as `ps` shows it. */
 export const LAUNCHER_TITLE = 'pacer: local task launcher';
+
 /** What the launcher reports about one spawn request. */
 export interface SpawnCallbacks {
   /** The process started (its pid); `exited` follows when it ends. */

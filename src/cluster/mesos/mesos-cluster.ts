@@ -368,7 +368,7 @@ export class MesosCluster implements ClusterDriver {
       refused: (status, text) => {
         if (gen !== this.generation) return;
         if (status === 401) this.fatal(this.unauthorized(baseUrl));
-        else this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}${text.trim() === '' ? ' with an empty body' : `: ${text.trim()}`}`);
+        else this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}${answerText(text)}`);
       },
       foreign: (status, contentType) => { if (gen === this.generation) this.onForeignAnswer(baseUrl, status, contentType); },
       closed: (reason) => { if (gen === this.generation) this.lost(`${baseUrl}: ${reason}`); },
@@ -849,4 +849,10 @@ function callsAbortController(): AbortController {
 /** The tasks of launch operations, with the agent each is launched on. */
 function launchedTasks(operations: readonly LaunchOperation[]): { readonly taskId: string; readonly agentId: string }[] {
   return operations.flatMap((op) => (op.kind === 'launch' ? [op.task] : op.tasks));
+}
+
+/** A refused call's body for a log line: `: <text>`, or ` with an empty body`. */
+function answerText(body: string): string {
+  const text = body.trim();
+  return text === '' ? ' with an empty body' : `: ${text}`;
 }
