@@ -58,13 +58,19 @@ t.test('the core launches an app through the fake master and survives a restart 
   t.equal(second.core.instances('/web')[0]?.condition, 'Running');
 });
 
-t.test('a pacer with instances but no framework id refuses to start', async (t) => {
+/** A fake master and a pacer subscribed to it (its framework id stored) that has just been given app `/web` of `instances`. */
+async function subscribedWithApp(t: Test, instances: number) {
   const master = await FakeMaster.start();
   t.teardown(() => master.close());
   const store = new MemoryStore();
   const first = startPacer(t, master, store);
   await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the framework id');
-  first.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 1 }) });
+  first.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances }) });
+  return { master, store, first };
+}
+
+t.test('a pacer with instances but no framework id refuses to start', async (t) => {
+  const { master, store, first } = await subscribedWithApp(t, 1);
   master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(master.frameworkId!, 'O-1')] } });
   await master.waitForCall('ACCEPT');
   first.stop();
@@ -77,12 +83,7 @@ t.test('instances that never launched do not stop a start without a framework id
   // An app created while the master could not be reached: its instances are Scheduled, no task
   // exists anywhere, and no framework id was ever stored. Counting them made every later start
   // refuse (an operator's trial, 2026-12-02).
-  const master = await FakeMaster.start();
-  t.teardown(() => master.close());
-  const store = new MemoryStore();
-  const first = startPacer(t, master, store);
-  await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the framework id');
-  first.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 2 }) });
+  const { master, store, first } = await subscribedWithApp(t, 2);
   await waitUntil(() => first.core.instances('/web').length === 2 || undefined, PATIENCE_MS, 'two Scheduled instances');
   first.stop();
   store.frameworkId = undefined;
