@@ -22,6 +22,7 @@ import { flushInstances } from '../instances/instance-tracker';
 import { firstResidentLaunch, residentOperations, type ResidentOutcome } from '../launcher/resident-offers';
 import { requestFor } from './request-for-role';
 import { agentInMaintenance, MAINTENANCE_REASON } from './maintenance';
+import { assert } from '../kernel/assert';
 
 /**
  * One matching cycle over a batch of offers (architecture §4). The run specs that want offers are
@@ -126,8 +127,14 @@ export class OfferMatcher {
           if (!c.resident) known[i] = 1;
         }
         const filters = c.filters;
-        // A resident instance with a reservation relaunches only on it (resident-offers.ts).
-        if (filters === undefined) continue;
+        if (filters === undefined) {
+          // Every waiting instance holds a reservation and relaunches only on it (resident-offers.ts):
+          // this offer has none of them, as Marathon's resident matching says
+          // (InstanceOpFactoryImpl.inferForResidents: NoCorrespondingReservationFound).
+          failed[i] = seq;
+          if (c.usedSeq !== seq && (counted === undefined || !counted.has(c.rs))) batch.rejected(c, NO_RESERVATION_REASON, offer);
+          continue;
+        }
         const reason = filters.run(ledger, c.counts);
         if (reason !== undefined) {
           failed[i] = seq;
@@ -142,7 +149,8 @@ export class OfferMatcher {
           c.refresh(batch);
           continue;
         }
-        const inst = c.queue.shift() as Instance;
+        // A uniform queue places its head; another its first instance without a reservation ({@link Candidate.next}).
+        const inst = c.uniform ? c.queue.shift() as Instance : c.takeNext();
         // A uniform queue's next head takes the same filters: it is not read until it is placed.
         if (!c.uniform) known[i] = 0;
         if (c.resident && !c.demandMarked) {
@@ -199,6 +207,11 @@ class Candidate {
    * filters (a new head is read when it is placed, where a left-over reservation is caught).
    */
   uniform = false;
+  /**
+   * The instance {@link filters} are for, unless {@link uniform}: the first waiting instance
+   * without a reservation ({@link refresh}); undefined when every one holds a reservation.
+   */
+  private next: Instance | undefined = undefined;
   private headVersion = -1;
   private request: LaunchRequest | undefined = undefined;
   /** The run spec's own launch request (what requestFor gives for an instance of its role), read once. */
@@ -220,6 +233,14 @@ class Candidate {
     this.ownRequest = rs.request;
     this.cpusMilli = rs.request.resources.cpusMilli;
     this.memMilli = rs.request.resources.memMilli;
+  }
+
+  /** Takes {@link next} (there is one while {@link filters} are set) out of the queue, to place it. */
+  takeNext(): Instance {
+    const inst = this.next;
+    if (inst === undefined) assert(false, `run spec ${this.rs.spec.id}: no waiting instance to place`);
+    this.queue.take(inst);
+    return inst;
   }
 
   /**
@@ -264,9 +285,14 @@ class Candidate {
     }
     const version = this.queue.version;
     if (version === this.headVersion && !this.resident) return;
-    const next = this.queue.peek() as Instance;
+    // An instance that holds a reservation waits for the offer of it (the resident pass) and holds
+    // back none queued after it: Marathon reserves for any scheduled instance without a
+    // reservation (InstanceOpFactoryImpl.maybeReserveAndCreateVolumes: `find(!_.hasReservation)`),
+    // so a resident app whose agent is gone still places the instances of a scale-up elsewhere.
+    const next = this.queue.find(holdsNoReservation);
+    this.next = next;
     this.headVersion = version;
-    const request = next.reservation !== undefined ? undefined : next.role === this.ownRequest.role ? this.ownRequest : requestFor(this.rs, next.role);
+    const request = next === undefined ? undefined : next.role === this.ownRequest.role ? this.ownRequest : requestFor(this.rs, next.role);
     if (request === this.request) return;
     this.request = request;
     this.filters = request === undefined ? undefined : batch.filtersFor(request);
@@ -433,6 +459,12 @@ export interface MatchOutcome {
   readonly placed: number;
   readonly rest: readonly Offer[];
 }
+
+function holdsNoReservation(inst: Instance): boolean {
+  return inst.reservation === undefined;
+}
+
+const NO_RESERVATION_REASON: NoMatchReason = 'NoCorrespondingReservationFound';
 
 function hasReservations(offer: Offer): boolean {
   for (const p of offer.pools) if (p.reservationId !== undefined) return true;

@@ -48,6 +48,37 @@ export class InstanceQueue {
     return this.head < this.items.length ? this.items[this.head] : undefined;
   }
 
+  /**
+   * The first instance from the head for which `pred` holds, left in the queue; undefined when
+   * none does. Costs one call of `pred` per instance passed over (the matcher passes over a
+   * resident run spec's instances that wait for their own reservation: a few, and only while
+   * one of its agents is away).
+   */
+  find(pred: (inst: Instance) => boolean): Instance | undefined {
+    this.skipRemoved();
+    const items = this.items;
+    // A tombstone stands for the earliest occurrence, as in toArray.
+    const skip = this.count === items.length - this.head ? undefined : new Set(this.removed);
+    for (let i = this.head; i < items.length; i++) {
+      const inst = items[i];
+      if (skip !== undefined && skip.delete(inst)) continue;
+      if (pred(inst)) return inst;
+    }
+    return undefined;
+  }
+
+  /** Takes `inst` out, wherever it is: as {@link shift} when it is the head, else as {@link remove}. */
+  take(inst: Instance): void {
+    if (this.peek() === inst) {
+      this.shift();
+      return;
+    }
+    // Queued again after a removal whose tombstone is still here: drop the tombstones first, or
+    // `remove` would take this for a second removal and do nothing.
+    if (this.removed.has(inst)) this.compact();
+    this.remove(inst);
+  }
+
   shift(): Instance | undefined {
     this.skipRemoved();
     if (this.head >= this.items.length) return undefined;

@@ -165,6 +165,32 @@ t.test('an instance with a reservation left from when its app was resident waits
   t.same(again.map((l) => [l.instanceId, l.agentId]), [[first.instanceId, agentA.agentId]], 'relaunched on its reservation');
 });
 
+t.test('instances without a reservation are placed while one ahead of them waits for its own (its agent is gone)', async (t) => {
+  // Marathon reserves for any scheduled instance without a reservation (InstanceOpFactoryImpl
+  // maybeReserveAndCreateVolumes), so one waiting for the reservation on a lost agent holds back
+  // none queued after it; offers without its reservation are refused as NoCorrespondingReservationFound.
+  const cases = [
+    { name: 'scale-up', act: (h: Harness) => h.scale('/db', 3) },
+    { name: 'a restart of the definition', act: (h: Harness) => h.put({ ...resident(3), env: { V: '2' } }) },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.put(resident());
+    const [first] = h.offer(makeOffer({ agent: agentA }));
+    h.run(first);
+    h.status(first.taskId, 'TASK_GONE');
+    t.same(h.instances('/db').map((i) => [i.condition, i.reservation?.agentId]), [['Scheduled', agentA.agentId]], `${c.name}: the lost instance waits for its reservation`);
+    h.advance(600_000);
+    t.same(h.offer(makeOffer({ agent: agentB })), [], `${c.name}: nothing else to place yet`);
+    t.same(h.scheduler.rejections('/db')?.byReason(), { NoCorrespondingReservationFound: 1 }, `${c.name}: the offer refused for the reason Marathon gives`);
+    c.act(h);
+    const placed = h.offer(makeOffer({ agent: agentB, cpus: 4 }));
+    t.equal(placed.length, 2, `${c.name}: both new instances placed`);
+    t.notOk(placed.some((l) => l.instanceId === first.instanceId), `${c.name}: the lost one is not placed elsewhere`);
+    t.same(h.instances('/db').filter((i) => i.condition === 'Scheduled').map((i) => [i.instanceId, i.reservation?.agentId]), [[first.instanceId, agentA.agentId]], `${c.name}: only the lost one still waits, on its reservation`);
+  }
+});
+
 t.test('a retired resident instance killed again leaves the launch queue as it is (no core failure at the next offer)', async (t) => {
   // Found by an outside-in fuzzer on the local cluster: a resident instance waiting for its
   // reservation, deleted (retired: out of the queue, kept to release its reservation), was taken

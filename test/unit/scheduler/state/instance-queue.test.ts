@@ -111,3 +111,32 @@ t.test('pushAll queues a batch as pushes one by one would: order, length, versio
     t.equal(batched.peek(), single.peek(), `${c.name}: peek`);
   }
 });
+
+t.test('find: the first instance from the head that the predicate accepts; take: that one out, wherever it is', async (t) => {
+  const is = (...ns: number[]) => (i: Instance) => ns.map((n) => `i${n}`).includes(i.instanceId);
+  const cases: { name: string; setup: (q: InstanceQueue, all: Instance[]) => void; pred: (i: Instance) => boolean; found: string | undefined; rest: string[] }[] = [
+    { name: 'the head itself', setup: () => undefined, pred: is(0, 2), found: 'i0', rest: ['i1', 'i2', 'i3'] },
+    { name: 'past the head', setup: () => undefined, pred: is(2), found: 'i2', rest: ['i0', 'i1', 'i3'] },
+    { name: 'the tail', setup: () => undefined, pred: is(3), found: 'i3', rest: ['i0', 'i1', 'i2'] },
+    { name: 'none', setup: () => undefined, pred: () => false, found: undefined, rest: ['i0', 'i1', 'i2', 'i3'] },
+    { name: 'a removed one is passed over', setup: (q, all) => q.remove(all[1]), pred: is(1, 2), found: 'i2', rest: ['i0', 'i3'] },
+    {
+      name: 'queued again after a removal: found at its new place, and taken there',
+      setup: (q, all) => { q.remove(all[1]); q.push(all[1]); }, pred: is(1), found: 'i1', rest: ['i0', 'i2', 'i3'],
+    },
+  ];
+  for (const c of cases) {
+    const q = new InstanceQueue();
+    const all = Array.from({ length: 4 }, (_, i) => inst(i));
+    for (const i of all) q.push(i);
+    c.setup(q, all);
+    const found = q.find(c.pred);
+    t.equal(found?.instanceId, c.found, `${c.name}: found`);
+    if (found !== undefined) q.take(found);
+    t.same(q.toArray().map((i) => i.instanceId), c.rest, `${c.name}: what is left, in order`);
+    t.equal(q.length, c.rest.length, `${c.name}: the length`);
+    const drained: string[] = [];
+    for (let i = q.shift(); i !== undefined; i = q.shift()) drained.push(i.instanceId);
+    t.same(drained, c.rest, `${c.name}: shifts give the same`);
+  }
+});
