@@ -22,21 +22,39 @@ export const NETWORK_NAME_MESSAGE =
 export const NETWORK_MIX_MESSAGE =
   'host and container/bridge networking must be the only network: give one host network, one bridge network, or one or more container networks';
 
+/** Message when the deprecated `ipAddress` or `container.docker.network` is given with `networks`. */
+export const NETWORK_API_MIX_MESSAGE = 'cannot mix deprecated and canonical network APIs';
+
+/**
+ * The network name that asks for bridge networking in a deprecated `ipAddress` (Marathon's
+ * `--mesos_bridge_name` default, which pacer does not make configurable; the Mesos driver names
+ * bridge networks so too: src/cluster/mesos/translate/app-container-info.ts).
+ */
+const MESOS_BRIDGE_NAME = 'mesos-bridge';
+
 /** An app's networks: the effective mode and the normalized list. */
 export interface ConvertedNetworks {
   readonly mode: AppNetworkMode;
   readonly networks: readonly Network[];
+  /**
+   * The deprecated `ipAddress.discovery.ports` as port mappings (wire objects, `containerPort`
+   * from each port's `number`), with the pointer of the list: the ports converter takes them as
+   * the container's mappings ({@link appNetworksFromWire}). Undefined when none were given.
+   */
+  readonly discoveryMappings?: { readonly list: readonly unknown[]; readonly path: string };
 }
 
 /**
  * Reads `app.networks` (absent or empty → `[{"mode":"host"}]`). A network object without `mode`
  * is a `container` network (Marathon's RAML default); a `container` network without `name` takes
  * `ctx.defaultNetworkName` or is an error. The deprecated `container.docker.network`
- * (`HOST`/`BRIDGE`/`USER`) is translated when `networks` is not given. `ipAddress` is rejected.
+ * (`HOST`/`BRIDGE`/`USER`) is translated when `networks` is not given, and so is the deprecated
+ * `ipAddress` (IP per task, {@link ipAddressNetworks}).
  */
 export function appNetworksFromWire(app: WireObject, container: WireObject | undefined, ctx: ConvertContext): ConvertedNetworks {
-  if (app.has('ipAddress')) app.fail('ipAddress', 'ipAddress is not supported; declare networks instead');
   const list = app.array('networks') ?? [];
+  const ipAddress = app.child('ipAddress');
+  if (ipAddress !== undefined) return ipAddressNetworks(app, ipAddress, container, list.length > 0, ctx);
   const legacy = legacyDockerNetwork(container, list.length > 0);
   if (list.length === 0) {
     const mode = legacy ?? 'host';
@@ -51,12 +69,89 @@ export function appNetworksFromWire(app: WireObject, container: WireObject | und
   return { mode, networks: parsed.map((p) => p.network) };
 }
 
+/**
+ * The networks of the deprecated `ipAddress` (`{networkName, labels, discovery: {ports}, groups}`),
+ * as Marathon 1.11 translates it (api/v2/AppNormalization.scala, `NetworkTranslation`; fact 116):
+ * with `container.docker.network` `HOST` one host network, `USER` a container network named
+ * `networkName`, `BRIDGE` a bridge network; without it a bridge network when `networkName` is
+ * `mesos-bridge`, else a container network named `networkName` (or the default network name).
+ * The network takes `ipAddress.labels`; `groups` has no successor and is dropped, as there.
+ * With `networks` given as well it is refused. Its `discovery.ports` become the container's port
+ * mappings (`migrateIpDiscovery`): only for a Mesos container (a container given without `type`
+ * is Docker's, Marathon's default) and never beside `container.portMappings`. No container at all
+ * means an empty Mesos container, which the container converter makes for any non-host network.
+ */
+function ipAddressNetworks(
+  app: WireObject, ipAddress: WireObject, container: WireObject | undefined, canonicalGiven: boolean, ctx: ConvertContext,
+): ConvertedNetworks {
+  const host: ConvertedNetworks = { mode: 'host', networks: [{ mode: 'host', labels: {} }] };
+  if (canonicalGiven) {
+    app.fail('ipAddress', NETWORK_API_MIX_MESSAGE);
+    return host;
+  }
+  const labels = labelsFromWire(ipAddress);
+  const networkName = ipAddress.optionalString('networkName');
+  const docker = container?.child('docker');
+  const dockerNetwork = docker?.optionalString('network');
+  let mode: AppNetworkMode;
+  if (dockerNetwork !== undefined) {
+    const given = DOCKER_NETWORKS[dockerNetwork.toUpperCase()];
+    if (given === undefined) {
+      docker?.fail('network', `unsupported docker network type ${dockerNetwork}`);
+      return host;
+    }
+    mode = given;
+  } else mode = networkName === MESOS_BRIDGE_NAME ? 'container/bridge' : 'container';
+  const discoveryMappings = discoveryMappingsOf(ipAddress, container);
+  if (mode === 'host') return host;
+  if (mode === 'container/bridge') return { mode, networks: [{ mode, labels }], ...optionalMappings(discoveryMappings) };
+  const name = networkName ?? ctx.defaultNetworkName;
+  if (name === undefined) ipAddress.fail('networkName', NETWORK_NAME_MESSAGE);
+  return { mode, networks: [{ mode, ...(name === undefined ? {} : { name }), labels }], ...optionalMappings(discoveryMappings) };
+}
+
+function optionalMappings(m: ConvertedNetworks['discoveryMappings']): Pick<ConvertedNetworks, 'discoveryMappings'> {
+  return m === undefined ? {} : { discoveryMappings: m };
+}
+
+/** `ipAddress.discovery.ports` as wire port mappings (Marathon's `migrateIpDiscovery`), checked against the container. */
+function discoveryMappingsOf(ipAddress: WireObject, container: WireObject | undefined): ConvertedNetworks['discoveryMappings'] {
+  const discovery = ipAddress.child('discovery');
+  const ports = discovery?.array('ports');
+  if (discovery === undefined || ports === undefined || ports.length === 0) return undefined;
+  const type = container === undefined ? 'MESOS' : container.optionalString('type') ?? 'DOCKER';
+  if (type !== 'MESOS') {
+    discovery.fail('ports', `ipAddress.discovery.ports do not apply for container type ${type}`);
+    return undefined;
+  }
+  if ((container?.array('portMappings') ?? []).length > 0) {
+    discovery.fail('ports', 'container.portMappings and ipAddress.discovery.ports must not both be set');
+    return undefined;
+  }
+  const base = discovery.pathOf('ports');
+  const list = ports.map((item, i) => {
+    const port = WireObject.of(item, childPointer(base, i), discovery.sink);
+    if (port === undefined) return {};
+    // `number` and `name` are required (IpDiscoveryPort in Marathon's RAML); the mapping converter checks the rest.
+    const containerPort = port.optionalNumber('number', { min: 0, max: 65535, integer: true });
+    if (containerPort === undefined && !port.has('number')) port.fail('number', 'error.path.missing');
+    const name = port.requiredString('name');
+    return {
+      containerPort: containerPort ?? 0,
+      ...(name === undefined ? {} : { name }),
+      ...(port.has('protocol') ? { protocol: port.raw['protocol'] } : {}),
+      ...(port.has('labels') ? { labels: port.raw['labels'] } : {}),
+    };
+  });
+  return { list, path: base };
+}
+
 function legacyDockerNetwork(container: WireObject | undefined, canonicalGiven: boolean): AppNetworkMode | undefined {
   const docker = container?.child('docker');
   const given = docker?.optionalString('network');
   if (docker === undefined || given === undefined) return undefined;
   if (canonicalGiven) {
-    docker.fail('network', 'cannot mix deprecated and canonical network APIs');
+    docker.fail('network', NETWORK_API_MIX_MESSAGE);
     return undefined;
   }
   const mode = DOCKER_NETWORKS[given.toUpperCase()];

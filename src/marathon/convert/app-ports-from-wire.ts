@@ -1,5 +1,5 @@
 import type { PortDefinition, PortMapping } from '../../scheduler/model/ports';
-import type { AppNetworkMode } from './app-networks-from-wire';
+import type { AppNetworkMode, ConvertedNetworks } from './app-networks-from-wire';
 import { childPointer } from './json-pointer';
 import { labelsFromWire } from './string-map-from-wire';
 import { WireObject } from './wire-object';
@@ -27,14 +27,16 @@ const PORT_MAPPINGS_DEFAULT: readonly unknown[] = [{ containerPort: 0, name: 'de
  * `default`), one host port per definition: its `port` when `requirePorts`, else 0 (any).
  * `container.portMappings` are rejected.
  *
- * Container networking: `container.portMappings` (or the deprecated `container.docker.portMappings`;
- * neither → one mapping named `default`); a mapping with a `hostPort` needs that host port (0 = any),
+ * Container networking: `container.portMappings` (or the deprecated `container.docker.portMappings`
+ * or `ipAddress.discovery.ports`, `discovery`; none → one mapping named `default`); a mapping with a `hostPort` needs that host port (0 = any),
  * one without needs none — except on `container/bridge`, where a missing `hostPort` means 0, as in
  * Marathon. `portDefinitions`/`ports` are rejected and `requirePorts` is forced to false.
  */
-export function appPortsFromWire(app: WireObject, container: WireObject | undefined, mode: AppNetworkMode): ConvertedPorts {
+export function appPortsFromWire(
+  app: WireObject, container: WireObject | undefined, mode: AppNetworkMode, discovery?: ConvertedNetworks['discoveryMappings'],
+): ConvertedPorts {
   const requirePorts = app.boolean('requirePorts', false);
-  return mode === 'host' ? hostPorts(app, container, requirePorts) : mappedPorts(app, container, mode);
+  return mode === 'host' ? hostPorts(app, container, requirePorts) : mappedPorts(app, container, mode, discovery);
 }
 
 function hostPorts(app: WireObject, container: WireObject | undefined, requirePorts: boolean): ConvertedPorts {
@@ -46,11 +48,14 @@ function hostPorts(app: WireObject, container: WireObject | undefined, requirePo
   return { hostPorts: portDefinitions.map((d) => (requirePorts ? d.port : 0)), requirePorts, portDefinitions, portMappings: [] };
 }
 
-function mappedPorts(app: WireObject, container: WireObject | undefined, mode: AppNetworkMode): ConvertedPorts {
+function mappedPorts(
+  app: WireObject, container: WireObject | undefined, mode: AppNetworkMode, discovery: ConvertedNetworks['discoveryMappings'],
+): ConvertedPorts {
   for (const key of ['portDefinitions', 'ports']) {
     if ((app.array(key) ?? []).length > 0) app.fail(key, 'portDefinitions are only allowed with host-networking');
   }
-  const given = portMappingsOf(container);
+  // The deprecated ipAddress.discovery.ports stand for the mappings (the networks converter checked there are none besides).
+  const given = discovery ?? portMappingsOf(container);
   const list = given?.list ?? PORT_MAPPINGS_DEFAULT;
   const base = given?.path ?? '/container/portMappings';
   const portMappings = list.map((item, i) => portMappingFromWire(item, childPointer(base, i), app, mode));

@@ -301,3 +301,21 @@ t.test('a created app runs: its deployment finishes once the instance is running
   t.strictSame(app.deployments, []);
   t.equal(fx.harness.nowMs, START_MS, 'no time passed');
 });
+
+t.test('the deprecated ipAddress: POST creates the app on its network; a PUT giving it replaces the stored networks (fact 116)', async (t) => {
+  const fx = apiFor(t);
+  const res = await call(fx, 'POST', '/v2/apps', { id: '/ipt', cmd: 'sleep 100', instances: 0, ipAddress: { networkName: 'dcos', labels: { a: 'b' } } });
+  t.equal(res.status, 201, 'created, as Marathon 1.11 creates it');
+  t.strictSame(res.json.networks, [{ mode: 'container', name: 'dcos', labels: { a: 'b' } }]);
+  t.match(res.json.container, { type: 'MESOS', portMappings: [{ containerPort: 0, name: 'default' }] }, 'an empty Mesos container holds the default mapping');
+  t.notOk('ipAddress' in res.json, 'ipAddress is not written');
+  t.notOk('portDefinitions' in res.json, 'no port definitions on a container network');
+  const got = await call(fx, 'GET', '/v2/apps/ipt');
+  t.strictSame((got.json.app as Json).networks, res.json.networks, 'GET shows the same networks');
+  await call(fx, 'POST', '/v2/apps', { id: '/host', cmd: 'sleep 100', instances: 0 });
+  const put = await call(fx, 'PUT', '/v2/apps/host', { ipAddress: { networkName: 'overlay' } });
+  t.equal(put.status, 200, 'a partial update with ipAddress is accepted');
+  const after = await call(fx, 'GET', '/v2/apps/host');
+  t.strictSame((after.json.app as Json).networks, [{ mode: 'container', name: 'overlay' }], 'the host network is replaced');
+  t.notOk('portDefinitions' in (after.json.app as Json), 'the stored port definitions went with it');
+});

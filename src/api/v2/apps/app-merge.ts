@@ -13,7 +13,8 @@ const NOT_MERGED = new Set(['id', 'version', 'versionInfo']);
  *
  * - `ports` replaces `portDefinitions`, `uris` replaces `fetch`;
  * - non-host `networks` drop the stored `portDefinitions`; host `networks` drop the stored
- *   `container.portMappings`; the deprecated `container.docker.network` drops the stored `networks`.
+ *   `container.portMappings`; the deprecated `container.docker.network` drops the stored `networks`,
+ *   and the deprecated `ipAddress` drops them and the stored `portDefinitions` (as non-host `networks`).
  */
 export function mergeAppUpdate(stored: Readonly<Record<string, unknown>>, update: WireApp): WireApp {
   const out: WireApp = {};
@@ -24,6 +25,12 @@ export function mergeAppUpdate(stored: Readonly<Record<string, unknown>>, update
   if (given('uris') && !given('fetch')) delete out.fetch;
   if (given('networks')) dropContradictingPorts(out, update, hostNetworking(update.networks));
   if (!given('networks') && legacyDockerNetwork(update.container)) delete out.networks;
+  // The deprecated ipAddress asks for IP-per-task networking: it replaces the stored networks, and
+  // the stored port definitions (host networking's) go as a non-host `networks` would drop them.
+  if (!given('networks') && given('ipAddress')) {
+    delete out.networks;
+    dropContradictingPorts(out, update, false);
+  }
   return out;
 }
 

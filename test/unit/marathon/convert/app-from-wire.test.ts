@@ -461,6 +461,56 @@ t.test('legacy docker network is translated into networks and removed from docke
   });
 });
 
+t.test('the deprecated ipAddress is translated into networks (and its discovery ports into port mappings), never echoed (fact 116)', async (t) => {
+  const cases: { name: string; over: Record<string, unknown>; networks: unknown; container: unknown; hostPorts: number[] }[] = [
+    {
+      name: 'a named network: a container network with its labels, an empty Mesos container with the default mapping',
+      over: { ipAddress: { networkName: 'dcos', labels: { a: 'b' }, groups: ['g'] } },
+      networks: [{ mode: 'container', name: 'dcos', labels: { a: 'b' } }],
+      container: { type: 'MESOS', portMappings: [{ containerPort: 0, servicePort: 0, protocol: 'tcp', name: 'default' }] },
+      hostPorts: [],
+    },
+    {
+      name: 'discovery ports become the Mesos container\'s port mappings',
+      over: { ipAddress: { networkName: 'dcos', discovery: { ports: [{ number: 8080, name: 'http', protocol: 'tcp' }, { number: 53, name: 'dns', protocol: 'udp' }] } } },
+      networks: [{ mode: 'container', name: 'dcos' }],
+      container: { type: 'MESOS', portMappings: [{ containerPort: 8080, servicePort: 0, protocol: 'tcp', name: 'http' }, { containerPort: 53, servicePort: 0, protocol: 'udp', name: 'dns' }] },
+      hostPorts: [],
+    },
+    {
+      name: 'networkName mesos-bridge: a bridge network',
+      over: { ipAddress: { networkName: 'mesos-bridge' } },
+      networks: [{ mode: 'container/bridge' }],
+      container: { type: 'MESOS', portMappings: [{ containerPort: 0, hostPort: 0, servicePort: 0, protocol: 'tcp', name: 'default' }] },
+      hostPorts: [0],
+    },
+    {
+      name: 'with docker network USER: a container network of that name',
+      over: { ipAddress: { networkName: 'overlay' }, container: { type: 'DOCKER', docker: { image: 'nginx', network: 'USER' } } },
+      networks: [{ mode: 'container', name: 'overlay' }],
+      container: { type: 'DOCKER', docker: { image: 'nginx' }, portMappings: [{ containerPort: 0, servicePort: 0, protocol: 'tcp', name: 'default' }] },
+      hostPorts: [],
+    },
+    {
+      name: 'with docker network HOST: host networking',
+      over: { ipAddress: { networkName: 'overlay' }, container: { type: 'DOCKER', docker: { image: 'nginx', network: 'HOST' } } },
+      networks: [{ mode: 'host' }],
+      container: { type: 'DOCKER', docker: { image: 'nginx' } },
+      hostPorts: [0],
+    },
+  ];
+  for (const c of cases) {
+    const spec = convertApp(makeAppJson(c.over));
+    const echo = appEcho(spec);
+    t.strictSame(echo.networks, c.networks, `${c.name}: networks`);
+    t.strictSame(echo.container, c.container, `${c.name}: container`);
+    t.strictSame(spec.hostPorts, c.hostPorts, `${c.name}: host ports`);
+    t.notOk('ipAddress' in echo, `${c.name}: ipAddress is not written`);
+  }
+  const unnamed = convertApp(makeAppJson({ ipAddress: {} }), { ...CTX, defaultNetworkName: 'dcos' });
+  t.strictSame(appEcho(unnamed).networks, [{ mode: 'container', name: 'dcos' }], 'no name: the default network name');
+});
+
 t.test('resident apps get {0.5, 0}, unreachable disabled and residency', async (t) => {
   const volumes = [{ containerPath: 'data', mode: 'RW', persistent: { size: 10 } }];
   const spec = convertApp(makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes } }));
@@ -783,10 +833,34 @@ const errorCases: readonly ErrorCase[] = [
     message: 'A resident app must have `acceptedResourceRoles = ["*"]`.',
   },
   {
-    name: 'ipAddress is not supported',
-    json: makeAppJson({ ipAddress: { networkName: 'n' } }),
+    name: 'ipAddress together with networks',
+    json: makeAppJson({ ipAddress: { networkName: 'n' }, networks: [{ mode: 'container', name: 'n' }] }),
     path: '/ipAddress',
-    message: 'ipAddress is not supported; declare networks instead',
+    message: 'cannot mix deprecated and canonical network APIs',
+  },
+  {
+    name: 'ipAddress without a network name and no default network name',
+    json: makeAppJson({ ipAddress: {} }),
+    path: '/ipAddress/networkName',
+    message: 'networks of mode container must have a name when no default network name is configured',
+  },
+  {
+    name: 'ipAddress discovery ports with a Docker container (a container without type is one)',
+    json: makeAppJson({ ipAddress: { networkName: 'n', discovery: { ports: [{ number: 80, name: 'http' }] } }, container: { docker: { image: 'nginx' } } }),
+    path: '/ipAddress/discovery/ports',
+    message: 'ipAddress.discovery.ports do not apply for container type DOCKER',
+  },
+  {
+    name: 'ipAddress discovery ports beside container.portMappings',
+    json: makeAppJson({ ipAddress: { networkName: 'n', discovery: { ports: [{ number: 80, name: 'http' }] } }, container: { type: 'MESOS', portMappings: [{ containerPort: 81 }] } }),
+    path: '/ipAddress/discovery/ports',
+    message: 'container.portMappings and ipAddress.discovery.ports must not both be set',
+  },
+  {
+    name: 'ipAddress with an unknown docker network',
+    json: makeAppJson({ ipAddress: { networkName: 'n' }, container: { type: 'DOCKER', docker: { image: 'nginx', network: 'NONE' } } }),
+    path: '/container/docker/network',
+    message: 'unsupported docker network type NONE',
   },
 ];
 
