@@ -9,7 +9,7 @@ import { WireObject } from './wire-object';
 const TYPES = ['MESOS', 'DOCKER'] as const;
 
 /**
- * An app's `container` (Marathon's `Container`): `type` as given (`MESOS` or `DOCKER`), `docker`
+ * An app's `container` (Marathon's `Container`): `type` (`MESOS` or `DOCKER`; see below when not given), `docker`
  * (the image and the Docker settings; its deprecated `network` and `portMappings` are read by the
  * networks and ports converters), `volumes`, `linuxInfo`, and the app's `portMappings` (already
  * normalized by the ports converter). Without a given container, container and bridge networking
@@ -25,8 +25,11 @@ export function appContainerFromWire(
   const docker = dockerOf(container);
   const volumes = appVolumesFromWire(container);
   const linuxInfo = linuxInfoFromWire(container);
+  // No type: Marathon's RAML default, DOCKER, when the container has `docker` settings; one
+  // without them cannot be a Docker container and is a Mesos one (Marathon would refuse it).
+  const given = container.has('docker');
   return {
-    ...(knownType === undefined ? {} : { type: knownType }),
+    type: knownType ?? (given ? 'DOCKER' : 'MESOS'),
     ...(docker === undefined ? {} : { docker }),
     ...(linuxInfo === undefined ? {} : { linuxInfo }),
     ...(volumes === undefined ? {} : { volumes }),
@@ -48,8 +51,9 @@ function dockerOf(container: WireObject): DockerSettings | undefined {
   if (image === undefined) return undefined;
   return {
     image,
-    ...(forcePullImage === undefined ? {} : { forcePullImage }),
-    ...(privileged === undefined ? {} : { privileged }),
+    // Not given: false, Marathon's defaults, which its writer always gives (raml/ContainerConversion.scala).
+    forcePullImage: forcePullImage ?? false,
+    privileged: privileged ?? false,
     ...(parameters === undefined ? {} : { parameters }),
     ...(principal === undefined ? {} : { credential: { principal, ...(secret === undefined ? {} : { secret }) } }),
     ...(pullSecret === undefined ? {} : { pullConfig: { secret: pullSecret } }),

@@ -188,12 +188,12 @@ export function resourceLimitsFromWire(holder: WireObject): ResourceLimits | und
 function givenExecutorResources(app: WireObject): GivenExecutorResources | undefined {
   const given = app.child('executorResources');
   if (given === undefined) return undefined;
-  const out: { cpus?: number; mem?: number; disk?: number } = {};
-  for (const key of ['cpus', 'mem', 'disk'] as const) {
-    const value = given.optionalNumber(key, { min: 0 });
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
+  // A field not given takes Marathon's default (RAML ExecutorResources: cpus 0.1, mem 32, disk 10).
+  return {
+    cpus: given.optionalNumber('cpus', { min: 0 }) ?? 0.1,
+    mem: given.optionalNumber('mem', { min: 0 }) ?? 32,
+    disk: given.optionalNumber('disk', { min: 0 }) ?? 10,
+  };
 }
 
 /** `residency` as given; Marathon's default for a resident app that gives none. */

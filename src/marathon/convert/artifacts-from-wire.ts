@@ -4,8 +4,9 @@ import { WireObject } from './wire-object';
 
 /**
  * Reads a list of artifacts (an app's `fetch`, a pod container's `artifacts`): each an object with
- * a `uri` and the optional flags `extract`, `executable`, `cache` and `destPath`, kept as given
- * (a flag not given is left to the fetcher's default). Absent → `[]`.
+ * a `uri`, the flags `extract`, `executable` and `cache` (not given: true, false, false, Marathon's
+ * RAML `Artifact` defaults, which its writer always gives, and the Mesos fetcher's) and an
+ * optional `destPath`. Absent → `[]`.
  */
 export function artifactsFromWire(holder: WireObject, key: string): Artifact[] {
   const list = holder.array(key) ?? [];
@@ -19,9 +20,9 @@ export function artifactsFromWire(holder: WireObject, key: string): Artifact[] {
     if (uri === undefined) return [];
     return [{
       uri,
-      ...(extract === undefined ? {} : { extract }),
-      ...(executable === undefined ? {} : { executable }),
-      ...(cache === undefined ? {} : { cache }),
+      extract: extract ?? true,
+      executable: executable ?? false,
+      cache: cache ?? false,
       ...(destPath === undefined ? {} : { destPath }),
     }];
   });

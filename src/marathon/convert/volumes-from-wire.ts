@@ -75,7 +75,8 @@ function persistentOf(v: WireObject): PersistentVolumeInfo | undefined {
   });
   if (size === undefined) return undefined;
   return {
-    ...(knownType === undefined ? {} : { type: knownType }), size,
+    // No type: `root`, Marathon's default (RAML PersistentVolumeInfo), which its writer always gives.
+    type: knownType ?? 'root', size,
     ...(maxSize === undefined ? {} : { maxSize }), ...(profileName === undefined ? {} : { profileName }), constraints,
   };
 }

@@ -11,8 +11,8 @@ export interface ResourceLimits {
 }
 
 /**
- * An app's `executorResources` as given (Marathon's `ExecutorResources`: the custom executor's
- * own share). Apps run on the command executor, so pacer keeps and echoes them only; pods'
+ * An app's `executorResources` (Marathon's `ExecutorResources`: the custom executor's own share),
+ * the fields not given at Marathon's defaults (cpus 0.1, mem 32, disk 10) by the converter. Apps run on the command executor, so pacer keeps and echoes them only; pods'
  * executor resources are scheduled ({@link PodSpec.executorResources}).
  */
 export interface GivenExecutorResources {

@@ -16,6 +16,7 @@ import { START_MS } from '../../harness/core-harness';
 import { repoPath } from '../../harness/repo-path';
 import { populatedHarness } from './core-scenario';
 import { copyState, exactDiff, openStore, storeCopy, tempDir, withRawDb, schedulerOnStore } from './store-fixture';
+import { appDefaults, withWrittenDefaults } from '../../unit/marathon/fixtures/written-defaults';
 
 /**
  * Run specs and groups are stored as Marathon's JSON rendered from the model and read back
@@ -45,13 +46,25 @@ function summaryOf(loaded: StoredState): Record<string, unknown> {
   };
 }
 
+/**
+ * The fixture's renderings with the defaults Marathon's writer gives and that pacer writes since
+ * 2026-12-02 (test/unit/marathon/fixtures/written-defaults.ts): the stored definitions are the same.
+ */
+function withDefaults(expected: Record<string, unknown>): Record<string, unknown> {
+  const each = (list: unknown): unknown => (list as Record<string, unknown>[]).map((d) => {
+    const filled = withWrittenDefaults(d) as Record<string, unknown>;
+    return 'containers' in d ? filled : appDefaults(filled);
+  });
+  return { ...expected, runSpecs: each(expected.runSpecs), versions: each(expected.versions), rootApps: each(expected.rootApps) };
+}
+
 function coreOn(store: SqliteStore): Scheduler {
   return schedulerOnStore(store, 'run-spec-record', () => START_MS + 3_600_000).scheduler;
 }
 
 t.test('a format 2 store keeps loading: migrated in place, every run spec rendered as that pacer rendered it', async (tt) => {
   const path = fixtureCopy(tt);
-  const expected = JSON.parse(readFileSync(repoPath('test', 'store', 'sqlite', 'fixtures', 'format-2.expected.json'), 'utf8')) as Record<string, unknown>;
+  const expected = withDefaults(JSON.parse(readFileSync(repoPath('test', 'store', 'sqlite', 'fixtures', 'format-2.expected.json'), 'utf8')) as Record<string, unknown>);
   const store = openStore(tt, path);
   const loaded = store.load();
   tt.equal(loaded.setAside, undefined, 'nothing set aside');

@@ -166,7 +166,7 @@ const defaultCases: readonly DefaultCase[] = [
     over: { cmd: undefined, container: { type: 'DOCKER', docker: { image: 'nginx' } } },
     check: (s, t) => {
       t.notOk('cmd' in s);
-      t.strictSame(appEcho(s).container, { type: 'DOCKER', docker: { image: 'nginx' } });
+      t.strictSame(appEcho(s).container, { type: 'DOCKER', docker: { image: 'nginx', forcePullImage: false, privileged: false } });
     },
   },
   {
@@ -444,7 +444,7 @@ t.test('container networking echoes normalized port mappings and no portDefiniti
   t.strictSame(appEcho(spec).networks, [{ mode: 'container/bridge' }]);
   t.strictSame(appEcho(spec).container, {
     type: 'DOCKER',
-    docker: { image: 'nginx' },
+    docker: { image: 'nginx', forcePullImage: false, privileged: false },
     portMappings: [{ containerPort: 80, hostPort: 0, servicePort: 0, protocol: 'tcp', name: 'http' }],
   });
 });
@@ -456,7 +456,7 @@ t.test('legacy docker network is translated into networks and removed from docke
   t.strictSame(appEcho(spec).networks, [{ mode: 'container/bridge' }]);
   t.strictSame(appEcho(spec).container, {
     type: 'DOCKER',
-    docker: { image: 'nginx' },
+    docker: { image: 'nginx', forcePullImage: false, privileged: false },
     portMappings: [{ containerPort: 80, hostPort: 0, servicePort: 0, protocol: 'tcp' }],
   });
 });
@@ -488,14 +488,14 @@ t.test('the deprecated ipAddress is translated into networks (and its discovery 
       name: 'with docker network USER: a container network of that name',
       over: { ipAddress: { networkName: 'overlay' }, container: { type: 'DOCKER', docker: { image: 'nginx', network: 'USER' } } },
       networks: [{ mode: 'container', name: 'overlay' }],
-      container: { type: 'DOCKER', docker: { image: 'nginx' }, portMappings: [{ containerPort: 0, servicePort: 0, protocol: 'tcp', name: 'default' }] },
+      container: { type: 'DOCKER', docker: { image: 'nginx', forcePullImage: false, privileged: false }, portMappings: [{ containerPort: 0, servicePort: 0, protocol: 'tcp', name: 'default' }] },
       hostPorts: [],
     },
     {
       name: 'with docker network HOST: host networking',
       over: { ipAddress: { networkName: 'overlay' }, container: { type: 'DOCKER', docker: { image: 'nginx', network: 'HOST' } } },
       networks: [{ mode: 'host' }],
-      container: { type: 'DOCKER', docker: { image: 'nginx' } },
+      container: { type: 'DOCKER', docker: { image: 'nginx', forcePullImage: false, privileged: false } },
       hostPorts: [0],
     },
   ];
@@ -509,6 +509,23 @@ t.test('the deprecated ipAddress is translated into networks (and its discovery 
   }
   const unnamed = convertApp(makeAppJson({ ipAddress: {} }), { ...CTX, defaultNetworkName: 'dcos' });
   t.strictSame(appEcho(unnamed).networks, [{ mode: 'container', name: 'dcos' }], 'no name: the default network name');
+});
+
+t.test('fields Marathon\'s writer always gives are written at their defaults when left out', async (t) => {
+  const cases: { name: string; over: Record<string, unknown>; check: (echo: Record<string, unknown>) => unknown; want: unknown }[] = [
+    { name: 'a container without type and with docker settings is a Docker one', over: { container: { docker: { image: 'busybox' } } }, check: (e) => (e.container as { type: unknown }).type, want: 'DOCKER' },
+    { name: 'a container without type or docker settings is a Mesos one', over: { container: { volumes: [{ containerPath: '/tmp', hostPath: '/tmp', mode: 'RO' }] } }, check: (e) => (e.container as { type: unknown }).type, want: 'MESOS' },
+    { name: 'docker forcePullImage and privileged: false', over: { container: { type: 'DOCKER', docker: { image: 'busybox' } } }, check: (e) => (e.container as { docker: unknown }).docker, want: { image: 'busybox', forcePullImage: false, privileged: false } },
+    { name: 'a fetch entry: extract true, executable and cache false', over: { fetch: [{ uri: 'http://x/a.tar.gz' }] }, check: (e) => e.fetch, want: [{ uri: 'http://x/a.tar.gz', extract: true, executable: false, cache: false }] },
+    { name: 'given flags are kept', over: { fetch: [{ uri: 'http://x/a', extract: false, executable: true, cache: true, destPath: 'b' }] }, check: (e) => e.fetch, want: [{ uri: 'http://x/a', extract: false, executable: true, cache: true, destPath: 'b' }] },
+    { name: 'executorResources given in part: the rest at 0.1, 32, 10', over: { executorResources: { cpus: 0.2 } }, check: (e) => e.executorResources, want: { cpus: 0.2, mem: 32, disk: 10 } },
+    {
+      name: 'a persistent volume without type: root',
+      over: { id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: 'data', mode: 'RW', persistent: { size: 10 } }] } },
+      check: (e) => ((e.container as { volumes: { persistent: unknown }[] }).volumes[0] as { persistent: unknown }).persistent, want: { type: 'root', size: 10 },
+    },
+  ];
+  for (const c of cases) t.strictSame(c.check(appEcho(convertApp(makeAppJson(c.over)))), c.want, c.name);
 });
 
 t.test('resident apps get {0.5, 0}, unreachable disabled and residency', async (t) => {
