@@ -1,10 +1,17 @@
+import { basename } from 'node:path';
 import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /**
- * One pacer per store: a lock file next to the store holding the owner's pid, created exclusively.
- * A second pacer on the same store (and so the same sandboxes and host ports) is refused with the
- * owner's pid, since two schedulers would fight over the same processes (Marathon ran one leader).
- * A lock left by a process that no longer exists (after `kill -9`) is taken over.
+ * One pacer per store: a lock file next to the store holding the owner's pid and, where the
+ * system tells it (Linux's `/proc`), the owner's start time, created exclusively. A second pacer
+ * on the same store (and so the same sandboxes and host ports) is refused with the owner's pid,
+ * since two schedulers would fight over the same processes (Marathon ran one leader).
+ *
+ * A lock left by a process that no longer exists (after `kill -9`) is taken over, and so is one
+ * whose pid is in use by another process now: the start time differs (a pid reused after a
+ * restart, above all pacer as PID 1 of a container, which every restart is again). A lock of an
+ * older pacer holds no start time: it is taken over when it names this process's own pid or a
+ * live process that is not Node.js.
  *
  * The lock file appears with the pid already in it (written to a file of this process, then
  * hard-linked into place, which fails when the lock exists): a pacer starting at the same moment
@@ -35,7 +42,7 @@ export class StoreLock {
       if (create(path)) return new StoreLock(path);
       const owner = ownerOf(path);
       if (owner === 'gone') continue; // released meanwhile: try again
-      if (owner !== undefined && alive(owner)) return owner;
+      if (owner !== undefined && holds(owner)) return owner.pid;
       try {
         unlinkSync(path);
       } catch {
@@ -53,7 +60,7 @@ export class StoreLock {
    */
   static liveHolder(path: string): number | undefined {
     const owner = ownerOf(path);
-    return typeof owner === 'number' && alive(owner) ? owner : undefined;
+    return typeof owner === 'object' && holds(owner) ? owner.pid : undefined;
   }
 
   /**
@@ -65,11 +72,17 @@ export class StoreLock {
   holdsOrRetakes(): boolean {
     try {
       const owner = ownerOf(this.path);
-      if (owner === process.pid) return true;
+      if (typeof owner === 'object' && owner.pid === process.pid && (owner.start === undefined || owner.start === OWN_START)) return true;
       return owner === 'gone' && create(this.path);
     } catch {
       return false;
     }
+  }
+
+  /** What a lock held by process `pid` holds (its pid and start time): for tests that stand a process in for a pacer. */
+  static textOf(pid: number): string {
+    const start = startOf(pid);
+    return start === undefined ? String(pid) : `${pid} ${start}`;
   }
 
   release(): void {
@@ -88,7 +101,7 @@ export class StoreLock {
 function create(path: string): boolean {
   const mine = `${path}.${process.pid}`;
   try {
-    writeFileSync(mine, String(process.pid));
+    writeFileSync(mine, OWN_TEXT);
   } catch (err) {
     // A full disk (ENOSPC) left an empty file here at every attempt, and the message named no file.
     rmSync(mine, { force: true });
@@ -105,7 +118,7 @@ function create(path: string): boolean {
     unlinkSync(mine);
   }
   try {
-    writeFileSync(path, String(process.pid), { flag: 'wx' });
+    writeFileSync(path, OWN_TEXT, { flag: 'wx' });
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -113,8 +126,14 @@ function create(path: string): boolean {
   }
 }
 
-/** The pid the lock names; undefined when it names none; `gone` when there is no lock any more. */
-function ownerOf(path: string): number | undefined | 'gone' {
+/** Who a lock names: a pid and, unless an older pacer wrote it, that process's start time. */
+interface LockOwner {
+  readonly pid: number;
+  readonly start: string | undefined;
+}
+
+/** The owner the lock names; undefined when it names none; `gone` when there is no lock any more. */
+function ownerOf(path: string): LockOwner | undefined | 'gone' {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -122,9 +141,47 @@ function ownerOf(path: string): number | undefined | 'gone' {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
     throw err;
   }
-  const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  const [pidText = '', start] = text.trim().split(' ');
+  const pid = Number(pidText);
+  return Number.isInteger(pid) && pid > 0 ? { pid, start: start === '' ? undefined : start } : undefined;
 }
+
+/** Whether the process the lock names still holds it (see {@link StoreLock}). */
+function holds(owner: LockOwner): boolean {
+  if (!alive(owner.pid)) return false;
+  const now = startOf(owner.pid);
+  if (owner.start !== undefined && now !== undefined) return owner.start === now;
+  if (owner.start === undefined && now !== undefined) return owner.pid !== process.pid && isNode(owner.pid);
+  return true;
+}
+
+/**
+ * When process `pid` started (`/proc/<pid>/stat` field 22, clock ticks since boot): with the pid,
+ * it names one process for as long as the system runs. Undefined where there is no such file.
+ */
+function startOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (in parentheses, which may itself hold spaces) start at field 3.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether process `pid` runs Node.js (its program's name has `node` in it); true when that cannot be read. */
+function isNode(pid: number): boolean {
+  try {
+    const program = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
+    return basename(program).includes('node');
+  } catch {
+    return true;
+  }
+}
+
+/** This process's start time, and what its locks hold. */
+const OWN_START = startOf(process.pid);
+const OWN_TEXT = StoreLock.textOf(process.pid);
 
 function alive(pid: number): boolean {
   try {

@@ -6,6 +6,7 @@ import t from 'tap';
 import { startHa } from '../../src/ha/start-ha';
 import { parseConfig } from '../../src/runtime/config';
 import { waitFor } from '../harness/wait';
+import { StoreLock } from '../../src/runtime/store-lock';
 import { adminSession, scratchPath, SESSION, SKIP_WITHOUT_ZK as skip, ZK } from './zk-scratch';
 
 /**
@@ -24,7 +25,7 @@ t.test('an elected pacer waits for a live holder of the store lock, then leads; 
   const holder = spawn('sleep', ['600'], { stdio: 'ignore' });
   t.teardown(() => void holder.kill('SIGKILL'));
   const holderPid = holder.pid ?? 0;
-  writeFileSync(join(dir, 'pacer.db.lock'), String(holderPid));
+  writeFileSync(join(dir, 'pacer.db.lock'), StoreLock.textOf(holderPid));
 
   const parsed = parseConfig([
     '--zk', `zk://${ZK}${root}`, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes'),

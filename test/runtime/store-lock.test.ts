@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { StoreLock } from '../../src/runtime/store-lock';
 
 /** The pid of a process that has exited. */
@@ -11,32 +11,53 @@ function deadPid(): number {
   return pid;
 }
 
-t.test('the store lock: one holder; a lock of a process that is gone, or of none, is taken over', async (t) => {
+/** A live child process (Node.js, or `sleep`), killed at the end of the test. */
+function liveChild(t: Test, node: boolean): number {
+  const child = node ? spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' }) : spawn('sleep', ['600'], { stdio: 'ignore' });
+  t.teardown(() => void child.kill('SIGKILL'));
+  return child.pid ?? 0;
+}
+
+const onLinux = existsSync(`/proc/${process.pid}/stat`);
+
+t.test('the store lock: one holder; a lock of a process that is gone, of none, or of a pid in use by another process now, is taken over', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-lock-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const cases: { name: string; before?: string; held: boolean }[] = [
+  const node = liveChild(t, true);
+  const sleeper = liveChild(t, false);
+  const cases: { name: string; before?: string; held: number | false; linuxOnly?: true }[] = [
     { name: 'no lock', held: false },
-    { name: 'a lock of a live process (this one)', before: String(process.pid), held: true },
+    { name: 'a lock of a live pacer (a Node.js child standing in)', before: StoreLock.textOf(node), held: node },
     { name: 'a lock of a process that is gone (kill -9)', before: String(deadPid()), held: false },
     { name: 'an empty lock (an older pacer killed while writing it)', before: '', held: false },
     { name: 'a lock naming no process', before: 'garbage', held: false },
+    // pacer as PID 1 of a container: restarted, it is PID 1 again, and the lock names it.
+    { name: 'a lock naming this pid, of an earlier process (another start time)', before: `${process.pid} 1`, held: false, linuxOnly: true },
+    { name: 'a lock naming a live pid of another start time (the pid reused)', before: `${node} 1`, held: false, linuxOnly: true },
+    { name: 'an older pacer\'s lock (a pid alone) naming this process\'s pid', before: String(process.pid), held: false, linuxOnly: true },
+    { name: 'an older pacer\'s lock naming a live process that is not Node.js', before: String(sleeper), held: false, linuxOnly: true },
+    { name: 'an older pacer\'s lock naming a live Node.js process', before: String(node), held: node },
   ];
   for (const [i, c] of cases.entries()) {
+    if (c.linuxOnly === true && !onLinux) continue;
     const path = join(dir, `store-${i}.db.lock`);
     if (c.before !== undefined) writeFileSync(path, c.before);
     const got = StoreLock.tryAcquire(path);
-    if (c.held) {
-      t.equal(got, process.pid, `${c.name}: held, by that pid`);
-      t.throws(() => StoreLock.acquire(path), { message: `${path}: another pacer (pid ${process.pid}) is using this store; stop it first, or use --store for another one` });
+    if (c.held !== false) {
+      t.equal(got, c.held, `${c.name}: held, by that pid`);
+      t.equal(StoreLock.liveHolder(path), c.held, `${c.name}: the live holder`);
+      t.throws(() => StoreLock.acquire(path), { message: `${path}: another pacer (pid ${c.held}) is using this store; stop it first, or use --store for another one` });
+      rmSync(path);
       continue;
     }
     t.type(got, StoreLock, `${c.name}: taken`);
-    t.equal(readFileSync(path, 'utf8'), String(process.pid), `${c.name}: the lock names this process`);
+    t.equal(readFileSync(path, 'utf8'), StoreLock.textOf(process.pid), `${c.name}: the lock names this process`);
+    t.equal(StoreLock.liveHolder(path), process.pid, `${c.name}: this process is the live holder`);
     t.equal(StoreLock.tryAcquire(path), process.pid, `${c.name}: a second taker is refused`);
     (got as StoreLock).release();
     t.notOk(existsSync(path), `${c.name}: released`);
   }
-  t.same(readdirSync(dir).filter((f) => !/^store-1\.db\.lock$/.test(f)), [], 'no file of the taking left behind');
+  t.same(readdirSync(dir), [], 'no file of the taking left behind');
 });
 
 t.test('a lock that cannot be written (a full disk) is refused naming the lock, and leaves no file behind', { skip: existsSync('/dev/full') ? false : 'no /dev/full here' }, async (t) => {
@@ -53,8 +74,8 @@ t.test('holdsOrRetakes: the lock kept, taken back when its file was removed, nev
   const dir = mkdtempSync(join(tmpdir(), 'pacer-lock-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const cases: { name: string; meanwhile: (path: string) => void; holds: boolean; after: string | undefined }[] = [
-    { name: 'untouched', meanwhile: () => undefined, holds: true, after: String(process.pid) },
-    { name: 'its file removed (with the store file)', meanwhile: (path) => rmSync(path), holds: true, after: String(process.pid) },
+    { name: 'untouched', meanwhile: () => undefined, holds: true, after: StoreLock.textOf(process.pid) },
+    { name: 'its file removed (with the store file)', meanwhile: (path) => rmSync(path), holds: true, after: StoreLock.textOf(process.pid) },
     { name: 'another live process holds it now (pid 1)', meanwhile: (path) => writeFileSync(path, '1'), holds: false, after: '1' },
     { name: 'a lock naming a process that is gone', meanwhile: (path) => writeFileSync(path, String(deadPid())), holds: false, after: undefined },
     { name: 'its whole directory removed', meanwhile: (path) => rmSync(join(path, '..'), { recursive: true }), holds: false, after: undefined },
