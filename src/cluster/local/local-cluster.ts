@@ -181,8 +181,10 @@ export class LocalCluster implements ClusterDriver {
     const saved = this.state.load();
     const frameworkId = saved?.frameworkId ?? `local-${randomUUID()}`;
     this.framework = frameworkId;
-    const legacy = saved !== undefined && saved.reservations === undefined ? fillLegacyReservations(recovered(), saved.executors) : undefined;
-    if (legacy !== undefined && legacy.reservations.length > 0) {
+    // A file without reservations (an older pacer's, or one set aside as unreadable): the store's resident instances give them.
+    const legacy = (saved !== undefined && saved.reservations === undefined) || this.state.lostSnapshot
+      ? fillLegacyReservations(recovered(), saved?.executors ?? []) : undefined;
+    if (legacy !== undefined && legacy.reservations.length > 0 && !this.state.lostSnapshot) {
       this.options.log?.(`local cluster: ${this.options.stateFile ?? join(this.options.sandboxRoot, 'local-cluster.json')} was written before reservations were recorded; restoring the ${legacy.reservations.length} reservation(s) the store's resident instances hold: ${legacy.reservations.map((r) => r.reservationId).join(', ')}`);
     }
     const executors = legacy?.executors ?? saved?.executors ?? [];

@@ -68,6 +68,8 @@ export class StateFile {
   private generation = 0;
   private snapshotBytes = 0;
   private journalBytes = 0;
+  /** Whether {@link load} found a snapshot it could not read and set it aside. */
+  lostSnapshot = false;
 
   /**
    * @param log where a set-aside executor record is reported (one line each; default stderr)
@@ -86,14 +88,25 @@ export class StateFile {
 
   /**
    * The saved state: the snapshot with the journal lines of its generation applied in order;
-   * undefined when there is no snapshot yet. Throws on a snapshot that is not ours.
+   * undefined when there is no snapshot yet, or when the snapshot cannot be read (empty or cut
+   * short, as a power loss can leave it: it is written without fsync; not JSON; not a state file
+   * of version 1): then it and its journal are set aside ({@link setAsideSnapshot}) and
+   * {@link lostSnapshot} is set, and the cluster starts knowing no task (issue 11: no stored
+   * record stops a start).
    */
   load(): LocalClusterState | undefined {
     const text = readOrUndefined(this.path);
     if (text === undefined) return undefined;
-    const parsed = JSON.parse(text) as Partial<LocalClusterState> | null;
-    if (parsed === null || parsed.version !== 1 || typeof parsed.frameworkId !== 'string' || !Array.isArray(parsed.executors)) {
-      throw new Error(`${this.path} is not a local cluster state file (version 1)`);
+    let parsed: Partial<LocalClusterState> | null;
+    try {
+      parsed = JSON.parse(text) as Partial<LocalClusterState> | null;
+    } catch (err) {
+      this.setAsideSnapshot(text.trim() === '' ? 'it is empty' : `it is not JSON (${(err as Error).message})`);
+      return undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || parsed.version !== 1 || typeof parsed.frameworkId !== 'string' || !Array.isArray(parsed.executors)) {
+      this.setAsideSnapshot('it is not a local cluster state file of version 1');
+      return undefined;
     }
     const storedReservations: unknown = (parsed as { reservations?: unknown }).reservations;
     const generation = parsed.generation ?? 0;
@@ -147,6 +160,17 @@ export class StateFile {
     if (problem === undefined) return reservationFromStored(stored as StoredLocalReservationV1);
     this.setAside('reservation', reservationLabel(typeof stored === 'object' && stored !== null ? stored : {}), problem, stored);
     return undefined;
+  }
+
+  /**
+   * Moves a snapshot that cannot be read, and its journal (whose lines belong to it), aside to
+   * `<file>.damaged` and `<journal>.damaged` (replacing older ones), with one line saying so.
+   */
+  private setAsideSnapshot(reason: string): void {
+    renameSync(this.path, `${this.path}.damaged`);
+    if (readOrUndefined(this.journalPath) !== undefined) renameSync(this.journalPath, `${this.journalPath}.damaged`);
+    this.lostSnapshot = true;
+    this.log(`local cluster: ${this.path} set aside (now ${this.path}.damaged), not loaded: ${reason}; the cluster starts knowing no task: processes in the sandboxes no task accounts for are stopped, the store's instances are reconciled and relaunched, and resident instances keep their reservations`);
   }
 
   /**

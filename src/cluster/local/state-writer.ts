@@ -36,6 +36,11 @@ export class StateWriter {
     return this.file.load();
   }
 
+  /** Whether {@link load} set an unreadable snapshot aside (StateFile.lostSnapshot). */
+  get lostSnapshot(): boolean {
+    return this.file.lostSnapshot;
+  }
+
   /**
    * Record executor `key` (its current record, or its removal when it is gone) at the end of the
    * current synchronous turn: the changes of one driver call or one process exit (the pids of an

@@ -63,12 +63,36 @@ t.test('a new snapshot empties the journal; lines of an older generation never a
   file.close();
 });
 
-t.test('a snapshot written by the previous format (no generation) loads, and is not ours when malformed', async (t) => {
+t.test('a snapshot written by the previous format (no generation) loads', async (t) => {
   const file = fresh(t);
   writeFileSync(file.path, JSON.stringify({ version: 1, frameworkId: 'fw', executors: [executor('a', 7)] }));
   t.same(keysAndPids(file), [['a', 7]]);
-  writeFileSync(file.path, JSON.stringify({ version: 2 }));
-  t.throws(() => file.load(), /is not a local cluster state file/);
+});
+
+t.test('a snapshot that cannot be read is set aside with its journal, said so, and the load starts from nothing (issue 11)', async (t) => {
+  const whole = `${JSON.stringify({ version: 1, frameworkId: 'fw', executors: [executor('a', 7)], generation: 3 })}\n`;
+  const cases: { name: string; text: string; reason: RegExp }[] = [
+    { name: 'empty (a power loss after the rename)', text: '', reason: /it is empty/ },
+    { name: 'cut short', text: whole.slice(0, 40), reason: /it is not JSON/ },
+    { name: 'null', text: 'null', reason: /not a local cluster state file of version 1/ },
+    { name: 'another version', text: JSON.stringify({ version: 2 }), reason: /not a local cluster state file of version 1/ },
+    { name: 'executors not a list', text: JSON.stringify({ version: 1, frameworkId: 'fw', executors: 5 }), reason: /not a local cluster state file of version 1/ },
+  ];
+  for (const c of cases) {
+    const dir = mkdtempSync(join(tmpdir(), 'pacer-state-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const lines: string[] = [];
+    const file = new StateFile(join(dir, 'local-cluster.json'), (line) => void lines.push(line));
+    writeFileSync(file.path, c.text);
+    writeFileSync(file.journalPath, `${JSON.stringify({ g: 3, put: executorToStored(executor('b', 8)) })}\n`);
+    t.equal(file.load(), undefined, `${c.name}: nothing loaded`);
+    t.ok(file.lostSnapshot, `${c.name}: the snapshot is said lost`);
+    t.equal(readFileSync(`${file.path}.damaged`, 'utf8'), c.text, `${c.name}: kept as it was`);
+    t.ok(statSync(`${file.journalPath}.damaged`).isFile(), `${c.name}: its journal set aside too`);
+    t.match(lines, [c.reason], `${c.name}: one line says why`);
+    file.save({ version: 1, frameworkId: 'fw2', executors: [executor('c', 9)] });
+    t.same(keysAndPids(file), [['c', 9]], `${c.name}: the next snapshot is written and loads`);
+  }
 });
 
 t.test('append answers true once the journal outgrows max(1 MiB, twice the snapshot)', async (t) => {
