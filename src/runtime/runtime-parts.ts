@@ -74,9 +74,9 @@ export interface RuntimeHooks {
  * ports. `release()` closes `opened` too.
  */
 export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log)), opened?: RuntimeStore, storeFreeBytes?: FreeBytes): RuntimeBase {
-  makeDirs(dirname(config.storePath));
   let lock: StoreLock;
   try {
+    makeStoreDir(dirname(config.storePath));
     lock = StoreLock.acquire(`${config.storePath}.lock`);
   } catch (err) {
     opened?.close();
@@ -325,4 +325,15 @@ export async function serveApi(api: BuiltApi, base: RuntimeBase, abandon: () => 
     reloadAuth: () => api.auth?.reload(),
     close: () => (closing ??= close()),
   };
+}
+
+/** The store's directory made (with its parents); an error names it (EEXIST alone named no role: a file stood in the way). */
+function makeStoreDir(dir: string): void {
+  try {
+    makeDirs(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file that is not a directory stands in its path' : (err as Error).message;
+    throw new Error(`cannot create the store's directory ${dir} (--store): ${why}`);
+  }
 }

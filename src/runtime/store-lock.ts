@@ -139,7 +139,8 @@ function ownerOf(path: string): LockOwner | undefined | 'gone' {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    throw err;
+    // EISDIR alone named neither the file nor its role.
+    throw new Error(`cannot read the store lock ${path}: ${(err as Error).message}`);
   }
   const [pidText = '', start] = text.trim().split(' ');
   const pid = Number(pidText);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { tempDir } from './e2e-kit';
@@ -15,12 +15,17 @@ t.test('help, bad options and a bad store: exit codes and messages', async (t) =
   const garbage = join(dir, 'garbage.db');
   writeFileSync(garbage, 'not a database\n');
   const sandbox = join(dir, 'sandboxes');
+  // A directory where the store's lock goes; a file where the store's directory goes.
+  mkdirSync(join(dir, 'locked.db.lock'));
+  writeFileSync(join(dir, 'plain'), 'x');
   // Independent processes: run them side by side to keep the file short.
-  const [help, badFlag, badEnv, store] = await Promise.all([
+  const [help, badFlag, badEnv, store, lockDir, fileInPath] = await Promise.all([
     runMain(t, ['--help']),
     runMain(t, ['--port', 'http']),
     runMain(t, [], { PACER_CLUSTER: 'k8s' }),
     runMain(t, ['--port', '0', '--store', garbage, '--sandbox', sandbox]),
+    runMain(t, ['--port', '0', '--store', join(dir, 'locked.db'), '--sandbox', sandbox]),
+    runMain(t, ['--port', '0', '--store', join(dir, 'plain', 'sub', 'p.db'), '--sandbox', sandbox]),
   ]);
 
   t.equal(help.code, 0, '--help exits 0');
@@ -37,4 +42,10 @@ t.test('help, bad options and a bad store: exit codes and messages', async (t) =
   t.equal(store.code, 1, 'a store it must not open exits 1');
   t.match(store.stderr, new RegExp(`^pacer: cannot start: store ${garbage} is not a SQLite database; refusing to open it \\(it was not modified\\)`));
   t.equal(readFileSync(garbage, 'utf8'), 'not a database\n', 'the file is untouched');
+
+  // Both named no file before 2026-12-03 (the system's EISDIR and EEXIST alone).
+  t.equal(lockDir.code, 1, 'a lock path that is a directory exits 1');
+  t.match(lockDir.stderr, new RegExp(`^pacer: cannot start: cannot read the store lock ${join(dir, 'locked.db.lock')}: EISDIR`), 'naming the lock');
+  t.equal(fileInPath.code, 1, 'a file in the store directory\'s path exits 1');
+  t.match(fileInPath.stderr, new RegExp(`^pacer: cannot start: cannot create the store's directory ${join(dir, 'plain', 'sub')} \\(--store\\): a file that is not a directory stands in its path\n`), 'naming the directory and the option');
 });
