@@ -1,4 +1,5 @@
 import type { AgentInfo } from '../../src/scheduler/model/agent';
+import type { IpAddress } from '../../src/scheduler/model/ip-address';
 import type { OfferedPool } from '../../src/scheduler/model/offer';
 import { toMilli } from '../../src/scheduler/model/resources';
 import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
@@ -13,6 +14,7 @@ import type { AgentPhase, LiveTask, SimLaunch, UnackedUpdate } from './cluster-t
 import { ExecutorSim } from './executor-sim';
 import type { HealthModel, SimTimings, TaskModel } from './sim-models';
 import type { SimAgentSpec, SimResources } from './sim-agent-spec';
+import { AgentAddresses } from './agent-addresses';
 import type { SimEvent } from './sim-event';
 
 export type { SimClusterOptions } from './cluster-state';
@@ -59,6 +61,8 @@ export class SimCluster implements ClusterDriver {
   private readonly ex: ExecutorSim;
   private readonly master: Master<SimLaunch>;
   private readonly outbox: CoreOutbox;
+  /** Each agent host's IP address, which its executors' updates carry (`ipAddresses`). */
+  private readonly addresses = new AgentAddresses();
   /** The framework id the master registered at the first subscription (none before). */
   private registeredFrameworkId: string | undefined;
   /** The run keeps trace records: build the driver calls' records only then. */
@@ -85,7 +89,7 @@ export class SimCluster implements ClusterDriver {
     this.s.master = this.master;
     this.violations = this.s.violations;
     this.timings = options.timings;
-    for (const spec of agents) this.master.addAgent(masterAgentSpec(spec));
+    for (const spec of agents) this.master.addAgent(masterAgentSpec(spec, this.addresses.of(spec.hostname)));
   }
 
   /** Origin of the time-based health models. */
@@ -280,7 +284,7 @@ export class SimCluster implements ClusterDriver {
 
   /** A new agent registers; it is offered from the next offer cycle. A removed agent's id may be reused. */
   addAgent(spec: SimAgentSpec): void {
-    this.master.addAgent(masterAgentSpec(spec));
+    this.master.addAgent(masterAgentSpec(spec, this.addresses.of(spec.hostname)));
   }
 
   /**
@@ -304,7 +308,7 @@ export class SimCluster implements ClusterDriver {
 
   /** A new agent given as the master model registers it (identity and capacity per pool, milli-units): a what-if fork's agents. */
   addForkAgent(info: AgentInfo, pools: readonly OfferedPool[]): void {
-    this.master.addAgent({ info, pools });
+    this.master.addAgent({ info, pools, ipAddresses: this.addresses.of(info.hostname) });
   }
 
   /** Rescind the outstanding offer of one agent, or of all agents; the resources are offered again next cycle. */
@@ -389,8 +393,8 @@ export class SimCluster implements ClusterDriver {
 /** The framework id the simulated master gives the first scheduler that subscribes. */
 export const SIM_FRAMEWORK_ID = 'sim-framework-0001';
 
-/** A simulated agent as the master model registers it: its resources as pools in milli-units. */
-function masterAgentSpec(spec: SimAgentSpec): MasterAgentSpec {
+/** A simulated agent as the master model registers it: its resources as pools in milli-units, its host's addresses. */
+function masterAgentSpec(spec: SimAgentSpec, ipAddresses: readonly IpAddress[]): MasterAgentSpec {
   return {
     info: {
       agentId: spec.agentId,
@@ -400,6 +404,7 @@ function masterAgentSpec(spec: SimAgentSpec): MasterAgentSpec {
       attributes: spec.attributes,
     },
     pools: [poolOf(undefined, spec.resources), ...spec.reserved.map((r) => poolOf(r.role, r))],
+    ipAddresses,
   };
 }
 

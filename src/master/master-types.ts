@@ -82,7 +82,8 @@ export interface MasterAgentSpec {
   /**
    * The addresses a task on this agent's host network has, which the agent reports with each
    * update of its executors (Mesos fills `container_status.network_infos` with the agent's IP for
-   * such a task). None when undefined (the simulated cluster's agents).
+   * such a task): the local cluster's host address, the simulated host's (sim/cluster/agent-addresses.ts).
+   * None when undefined.
    */
   readonly ipAddresses?: readonly IpAddress[];
 }

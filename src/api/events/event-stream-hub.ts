@@ -22,6 +22,13 @@ export const DEFAULT_EVENT_BUFFER_BYTES = 16 * 1024 * 1024;
  */
 export const FLUSH_BYTES = 64 * 1024;
 
+/**
+ * How long a slow client that was disconnected (its stream ended between two frames) may take to
+ * read the frames its socket already holds before its connection is dropped: pacer's own bound, so
+ * that a client that never reads again does not keep its connection and those bytes forever.
+ */
+export const DEFAULT_END_GRACE_MS = 30_000;
+
 /** Marathon's stream sends a heartbeat about every 10 s (fact 102). */
 export const DEFAULT_KEEP_ALIVE_MS = 10_000;
 
@@ -42,6 +49,11 @@ export interface EventStreamHubOptions {
   readonly bufferSize?: number;
   /** Bytes held back for a slow client before it is disconnected; default {@link DEFAULT_EVENT_BUFFER_BYTES}. */
   readonly bufferBytes?: number;
+  /**
+   * How long a disconnected slow client may take to read what its socket holds before its
+   * connection is dropped; default {@link DEFAULT_END_GRACE_MS}.
+   */
+  readonly endGraceMs?: number;
   /** Keep-alive period; default 10 s (fact 102); 0 turns keep-alives off. */
   readonly keepAliveMs?: number;
   /** Clients attached at most; default {@link MAX_EVENT_SUBSCRIBERS}. */
@@ -125,6 +137,9 @@ export class EventStreamHub implements EventStream, EventPublisher {
   private readonly clock: { nowMs(): number };
   private readonly bufferSize: number;
   private readonly bufferBytes: number;
+  private readonly endGraceMs: number;
+  /** Disconnected slow clients whose streams were ended and are still open, each with the timer that drops it. */
+  private readonly ending = new Map<Subscriber, NodeJS.Timeout>();
   private readonly keepAliveMs: number;
   private readonly maxSubscribers: number;
 
@@ -132,10 +147,16 @@ export class EventStreamHub implements EventStream, EventPublisher {
     this.clock = opts.clock;
     this.bufferSize = opts.bufferSize ?? DEFAULT_EVENT_BUFFER_SIZE;
     this.bufferBytes = opts.bufferBytes ?? DEFAULT_EVENT_BUFFER_BYTES;
+    this.endGraceMs = opts.endGraceMs ?? DEFAULT_END_GRACE_MS;
     this.keepAliveMs = opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.maxSubscribers = opts.maxSubscribers ?? MAX_EVENT_SUBSCRIBERS;
     this.flushMode = opts.flush ?? 'tick';
     this.unsubscribe = opts.subscribe((event) => this.dispatch(event));
+  }
+
+  /** Number of disconnected slow clients whose ended streams are still open (read out, or dropped after the grace). */
+  get endingCount(): number {
+    return this.ending.size;
   }
 
   /** Number of attached clients. */
@@ -167,7 +188,7 @@ export class EventStreamHub implements EventStream, EventPublisher {
   attach(sink: SubscriberSink, client: StreamClient): void {
     if (this.closed) return sink.end();
     const subscriber = new Subscriber(sink, { ...client, bufferSize: this.bufferSize, bufferBytes: this.bufferBytes });
-    const gone = (): void => this.drop(subscriber);
+    const gone = (): void => this.gone(subscriber);
     sink.on('close', gone);
     sink.on('error', gone);
     // Frames collected before it attached are not its own: they go out first.
@@ -201,6 +222,8 @@ export class EventStreamHub implements EventStream, EventPublisher {
     const subscribers = this.subscribers;
     this.subscribers = [];
     for (const subscriber of subscribers) subscriber.end();
+    // Disconnected slow clients still reading their tail would keep the server from closing.
+    for (const subscriber of [...this.ending.keys()]) this.gone(subscriber);
   }
 
   private dispatch(event: WireEvent): void {
@@ -274,11 +297,28 @@ export class EventStreamHub implements EventStream, EventPublisher {
   }
 
   /**
-   * A client that left, failed, or fell too far behind (fact 105: disconnected, never skipped):
-   * its connection is dropped and the others hear of it.
+   * A client that fell too far behind, or whose sink failed (fact 105: disconnected, never
+   * skipped): its stream is ended between two frames (Subscriber.disconnect), and the others hear
+   * of it. The frames its socket already holds stay readable; a client that has not read them
+   * (its connection not closed) within `endGraceMs` is dropped then.
    */
   private drop(subscriber: Subscriber): void {
-    subscriber.disconnect();
+    if (subscriber.disconnect()) {
+      const timer = setTimeout(() => this.gone(subscriber), this.endGraceMs);
+      timer.unref();
+      this.ending.set(subscriber, timer);
+    }
+    this.detach(subscriber);
+  }
+
+  /** A client whose connection closed or failed, or that is to be dropped at once: detached, its connection destroyed. */
+  private gone(subscriber: Subscriber): void {
+    const timer = this.ending.get(subscriber);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      this.ending.delete(subscriber);
+    }
+    subscriber.destroy();
     this.detach(subscriber);
   }
 

@@ -6,6 +6,7 @@ import { eventViewOf } from '../authz/event-view';
 import { acceptsEventStream } from './accepts-event-stream';
 import { clientAddress } from './client-address';
 import type { EventStream, StreamClient } from './event-stream';
+import type { PlanFormat } from './wire-event-json';
 import { responseSink } from './response-sink';
 import { sseHeaders } from './sse-headers';
 import { MAX_EVENT_SUBSCRIBERS } from './event-stream-hub';
@@ -16,8 +17,8 @@ export type { EventStream, StreamClient } from './event-stream';
  * `GET /v2/events`: the server-sent event stream (spec section 6, facts 101–105). Needs
  * `Accept: text/event-stream`; `event_type` (repeatable, exact names) filters (pacer's own `pacer_…`
  * types are sent only to clients that name them, subscriber.ts); `plan-format=light`
- * (Marathon ≥ 1.6, any of the repeated values) leaves `original`/`target` out of deployment plans,
- * the full plan being the default (spec section 6). The response is
+ * (Marathon 1.6/1.7, exactly `light`, any of the repeated values: {@link planFormatOf}) leaves
+ * `original`/`target` out of deployment plans, the full plan being the default (spec section 6). The response is
  * hijacked from fastify and handed to the stream, which writes frames as they happen. Closing the
  * server closes the stream first (its connections would otherwise keep `close` waiting). Not
  * served when the stream cannot attach clients (see {@link EventStream}).
@@ -48,12 +49,26 @@ export function eventsRoutes(app: FastifyInstance, deps: ApiDeps, stream: EventS
   });
 }
 
+/**
+ * The `plan-format` query: `light` when one of its values is exactly `light`, in that case;
+ * otherwise (`LIGHT`, `Light`, `heavy`, empty, absent) the full plan, without an error. This is
+ * what Marathon did while it took the parameter (1.6 and 1.7: `HttpEventSSEHandle` tests
+ * `getParameterMap.getOrDefault("plan-format", …).contains("light")`, its akka-http `EventsController`
+ * `contentEquals("light")`, both case-sensitive, and neither ever refused a value); from 1.8 on
+ * Marathon ignores the parameter and only sends light plans. pacer keeps the full plan as the
+ * default because service-spec.md section 6, which wins over Marathon's code, gives the plan
+ * `original` and `target`; for the parameter's values it follows Marathon 1.7 rather than
+ * accepting any case, so a client gets what it got from Marathon for the same request.
+ */
+export function planFormatOf(query: Query): PlanFormat {
+  return queryAll(query, 'plan-format').includes('light') ? 'light' : 'full';
+}
+
 function streamClientOf(request: FastifyRequest): StreamClient {
   return {
     remoteAddress: clientAddress(request.socket.remoteAddress),
     eventTypes: queryAll(request.query as Query, 'event_type'),
-    // Marathon 1.7 HttpEventStreamServlet: light when some plan-format value is exactly `light`.
-    planFormat: queryAll(request.query as Query, 'plan-format').includes('light') ? 'light' : 'full',
+    planFormat: planFormatOf(request.query as Query),
     // Undefined on a server built without the authorization hook (bench/sse-memory.ts): no view.
     ...(request.access === null || request.access === undefined ? {} : { view: eventViewOf(request.access) }),
   };

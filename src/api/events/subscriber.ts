@@ -26,7 +26,8 @@ export interface SubscriberOptions {
  * false they wait in a queue, flushed in order on `drain`. A subscriber never skips a frame: when
  * the queue would exceed `bufferSize` frames (Marathon's `--event_stream_max_outstanding_messages`,
  * 1024) or `bufferBytes` bytes (frames of deployment events with full plans can be megabytes),
- * {@link offer} says so and the hub disconnects it (fact 105: disconnect, never drop silently).
+ * {@link offer} says so and the hub disconnects it (fact 105: disconnect, never drop silently),
+ * ending the stream between two frames ({@link disconnect}).
  */
 export class Subscriber {
   readonly remoteAddress: string;
@@ -44,6 +45,7 @@ export class Subscriber {
   private blocked = false;
   private broken = false;
   private closed = false;
+  private destroyed = false;
 
   constructor(
     private readonly sink: SubscriberSink,
@@ -100,14 +102,37 @@ export class Subscriber {
     return this.queuedBytes;
   }
 
-  /** Drops the connection at once (slow subscriber). Idempotent. */
-  disconnect(): void {
-    if (this.closed) return;
+  /**
+   * Disconnects a subscriber that fell too far behind (fact 105), between two frames: the frames
+   * still queued here are discarded whole, and the response is ended, so the client reads every
+   * frame the sink already took, complete, and then the end of the stream; never a frame cut in
+   * two (the sink only ever took whole frames). A sink that threw is destroyed instead. Whether
+   * the receiver ever reads that tail is bounded by the hub ({@link destroy} after a grace
+   * period). Idempotent; true when the response was ended gracefully.
+   */
+  disconnect(): boolean {
+    if (this.closed) return false;
     this.closed = true;
-    this.queue = [];
-    this.queueFrames = [];
-    this.queuedFrames = 0;
-    this.queuedBytes = 0;
+    this.clearQueue();
+    if (this.broken) {
+      this.destroyed = true;
+      this.sink.destroy();
+      return false;
+    }
+    this.sink.end();
+    return true;
+  }
+
+  /**
+   * Drops the connection at once, discarding what the receiver has not taken (a client gone, a
+   * sink that failed, a disconnected receiver that never read its tail, shutdown with a backlog).
+   * Idempotent, also after {@link disconnect}.
+   */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.closed = true;
+    this.destroyed = true;
+    this.clearQueue();
     this.sink.destroy();
   }
 
@@ -117,9 +142,16 @@ export class Subscriber {
    */
   end(): void {
     if (this.closed) return;
-    if (this.blocked || this.queue.length > 0) return this.disconnect();
+    if (this.blocked || this.queue.length > 0) return this.destroy();
     this.closed = true;
     this.sink.end();
+  }
+
+  private clearQueue(): void {
+    this.queue = [];
+    this.queueFrames = [];
+    this.queuedFrames = 0;
+    this.queuedBytes = 0;
   }
 
   private write(frame: Buffer): void {

@@ -12,8 +12,8 @@ import type { CheckState } from './health-tracker';
  * check actors of its Mesos checks: `core/health/impl/MarathonHealthCheckManager.scala`,
  * `HealthCheckActor.scala`): `healthy: true` is a pass, `false` a failure with an empty cause (as
  * Marathon records it), ignored while the instance is not running or within the grace period
- * before its first success. A counted failure publishes `failed_health_check_event`, a flip of the
- * verdict `health_status_changed_event`.
+ * before its first success. A counted failure publishes `failed_health_check_event`, a change of
+ * liveness (a first success, or a failure after a success) `health_status_changed_event`.
  *
  * Forwarded for updates that changed the task's state or health only (Marathon ignores an update
  * that changes neither: `Task.update`, case 4), to every agent-run check of an app, or to the

@@ -50,14 +50,28 @@ export function recordFailure(
   return true;
 }
 
-/** `health_status_changed_event` when the check's verdict flips, then the instance's health. */
+/**
+ * Records the check's verdict, publishes `health_status_changed_event` when the instance's
+ * liveness changed, then refreshes the instance's health.
+ *
+ * The event follows Marathon, not the tri-state kept here: Marathon's `Health.alive` is false until
+ * a first success (`core/health/Health.scala`), and `HealthCheckActor.updateInstanceHealth`
+ * publishes only when `alive` differs before and after the result. So the first counted failure
+ * of an instance that was never healthy (no result yet → failing) publishes nothing; its first
+ * pass publishes `alive: true`, and a failure after a pass `alive: false`. The state itself still
+ * tells "no result yet" (undefined) from "failing" (false), for `healthCheckResults` and the
+ * instance's health (instance-health.ts).
+ */
 function setAlive(ctx: InstanceContext, spec: RunSpec, inst: Instance, state: CheckState, alive: boolean, publish: boolean): void {
   if (state.alive === alive) return;
+  const wasAlive = state.alive === true;
   state.alive = alive;
   if (!publish) return;
-  ctx.effects.event({
-    eventType: 'health_status_changed_event', timestamp: isoTime(ctx.clock.nowMs()), appId: inst.runSpecId,
-    instanceId: inst.instanceId, version: inst.runSpecVersion, alive,
-  });
+  if (wasAlive !== alive) {
+    ctx.effects.event({
+      eventType: 'health_status_changed_event', timestamp: isoTime(ctx.clock.nowMs()), appId: inst.runSpecId,
+      instanceId: inst.instanceId, version: inst.runSpecVersion, alive,
+    });
+  }
   refreshInstanceHealth(ctx, spec, inst);
 }

@@ -116,10 +116,10 @@ t.test('a client 1024 frames behind stays; at 1025 it is disconnected and the ot
   slow.accepting = false;
   bus.emit(coreEvent(0)); // written; the socket now pushes back
   for (let seq = 1; seq <= 1024; seq++) bus.emit(coreEvent(seq));
-  t.notOk(slow.destroyed, '1024 queued frames are within the bound');
+  t.notOk(slow.ended || slow.destroyed, '1024 queued frames are within the bound');
   t.equal(hub.subscriberCount, 2);
   bus.emit(coreEvent(1025));
-  t.ok(slow.destroyed, 'the 1025th queued frame disconnects');
+  t.ok(slow.ended && !slow.destroyed, 'the 1025th queued frame disconnects: the stream is ended between two frames');
   t.equal(hub.subscriberCount, 1);
   t.strictSame(observer.parsed().events.map((e) => e.data), [
     { remoteAddress: '10.0.0.5', eventType: 'event_stream_detached', timestamp: '2026-01-01T00:00:00.000Z' },
@@ -139,10 +139,10 @@ t.test('the backlog is bounded in bytes too: a slow client is disconnected once 
   const big = (seq: number) => ({ ...coreEvent(seq), blob: 'x'.repeat(3000) });
   bus.emit(big(1)); // written; the sink pushes back from now on
   for (let seq = 2; seq <= 4; seq++) bus.emit(big(seq)); // three queued frames, about 9 KB
-  t.notOk(slow.destroyed, 'about 9 KB queued: within the bound');
+  t.notOk(slow.ended || slow.destroyed, 'about 9 KB queued: within the bound');
   t.equal(hub.subscriberCount, 2);
   bus.emit(big(5)); // about 12 KB queued
-  t.ok(slow.destroyed, 'past 10,000 bytes: disconnected (5 frames, far below 1024)');
+  t.ok(slow.ended, 'past 10,000 bytes: disconnected (5 frames, far below 1024)');
   t.equal(hub.subscriberCount, 1);
   t.match(fast.parsed().events.at(-1)?.data, { eventType: 'event_stream_detached', remoteAddress: '10.0.0.8' });
   t.equal(DEFAULT_EVENT_BUFFER_BYTES, 16 * 1024 * 1024, 'the documented default (README, /v2/events)');
@@ -157,7 +157,7 @@ t.test('drained frames no longer count toward the byte bound', async (t) => {
     for (let seq = 0; seq < 3; seq++) bus.emit(big(seq));
     sink.drain();
   }
-  t.notOk(sink.destroyed, '15 big frames in all, never more than 3 queued at once');
+  t.notOk(sink.ended || sink.destroyed, '15 big frames in all, never more than 3 queued at once');
 });
 
 t.test('a slow client is detached after the event that overflowed it reached everyone', async (t) => {
@@ -166,7 +166,7 @@ t.test('a slow client is detached after the event that overflowed it reached eve
   const fast = connect({ remoteAddress: '10.0.0.6' });
   slow.accepting = false;
   for (let seq = 1; seq <= 4; seq++) bus.emit(coreEvent(seq));
-  t.ok(slow.destroyed);
+  t.ok(slow.ended);
   const tail = fast.parsed().events.slice(-2).map((e) => [e.event, e.data.seq ?? e.data.remoteAddress]);
   t.strictSame(tail, [['status_update_event', 4], ['event_stream_detached', '10.0.0.5']]);
 });
@@ -206,7 +206,7 @@ t.test('keep-alives go to idle clients only and never count toward the bound', a
   t.equal(idle.parsed().keepAlives, 2);
   t.equal(idle.text(), '\r\n\r\n');
   t.equal(blocked.chunks.length, blockedWrites, 'nothing written to a socket that pushes back');
-  t.notOk(blocked.destroyed);
+  t.notOk(blocked.ended || blocked.destroyed);
   t.equal(hub.subscriberCount, 2);
 });
 
@@ -255,4 +255,45 @@ t.test('a sink that throws is disconnected instead of breaking the core', async 
   t.ok(broken.destroyed);
   t.equal(hub.subscriberCount, 1);
   t.strictSame(typesOf(other.parsed().events).slice(-2), ['status_update_event', 'event_stream_detached']);
+});
+
+t.test('a slow client\'s stream is ended between frames; a connection not read out within endGraceMs is dropped', async (t) => {
+  const cases: { name: string; after: 'reads out' | 'never reads' | 'server closes' | 'sink throws'; destroyedAtGrace: boolean }[] = [
+    { name: 'the client reads its tail and the connection closes', after: 'reads out', destroyedAtGrace: false },
+    { name: 'the client never reads again: dropped at the grace', after: 'never reads', destroyedAtGrace: true },
+    { name: 'the server closes during the grace: dropped at once', after: 'server closes', destroyedAtGrace: true },
+    { name: 'a sink that throws is dropped at once, no grace', after: 'sink throws', destroyedAtGrace: true },
+  ];
+  for (const c of cases) {
+    const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { hub, connect, bus } = makeHub({ bufferSize: 2, endGraceMs: 5000 });
+      const slow = connect({ remoteAddress: '10.0.0.5', eventTypes: ['status_update_event'] });
+      if (c.after === 'sink throws') {
+        slow.write = () => {
+          throw new Error('socket exploded');
+        };
+      } else slow.accepting = false;
+      for (let seq = 1; seq <= 4; seq++) bus.emit(coreEvent(seq));
+      t.equal(hub.subscriberCount, 0, `${c.name}: detached`);
+      if (c.after === 'sink throws') {
+        t.ok(slow.destroyed, `${c.name}: destroyed`);
+        t.equal(hub.endingCount, 0, `${c.name}: nothing waits`);
+        continue;
+      }
+      t.ok(slow.ended && !slow.destroyed, `${c.name}: ended, not cut`);
+      t.equal(hub.endingCount, 1, `${c.name}: its ended stream is open`);
+      clock.tick(4999);
+      t.notOk(slow.destroyed, `${c.name}: not dropped within the grace`);
+      if (c.after === 'reads out') slow.hangUp();
+      if (c.after === 'server closes') hub.close();
+      clock.tick(1);
+      t.equal(hub.endingCount, 0, `${c.name}: forgotten`);
+      t.equal(clock.countTimers(), 0, `${c.name}: no timer left`);
+      if (c.destroyedAtGrace) t.ok(slow.destroyed, `${c.name}: dropped`);
+      t.equal(slow.writesAfterClose, 0, `${c.name}: nothing written after the end`);
+    } finally {
+      clock.uninstall();
+    }
+  }
 });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { planFormatOf } from '../../../src/api/events/routes';
 import { wireEventJson } from '../../../src/api/events/wire-event-json';
 import type { Group } from '../../../src/scheduler/groups/group';
 import type { FullPlan } from '../../../src/scheduler/model/events';
@@ -83,6 +84,42 @@ t.test('each distinct rendering is serialized once per event, whatever the numbe
   onlyLight.bus.emit({ eventType: 'status_update_event', timestamp: 'x', taskId: { toJSON: () => (other.n++, 't') } } as never);
   t.equal(other.n, 1, 'an event without a plan: one serialization for both formats');
   t.equal(sink.chunks.at(-1), lightOnly.chunks.at(-1), 'and one shared Buffer');
+});
+
+t.test('plan-format values: exactly `light` (case-sensitive, any of the repeated values) gives light plans; any other value the full plan, no error (Marathon 1.6/1.7)', async (t) => {
+  const cases: { query: string; expected: 'light' | 'full' }[] = [
+    { query: '', expected: 'full' },
+    { query: 'plan-format=light', expected: 'light' },
+    { query: 'plan-format=LIGHT', expected: 'full' },
+    { query: 'plan-format=Light', expected: 'full' },
+    { query: 'plan-format=full', expected: 'full' },
+    { query: 'plan-format=heavy', expected: 'full' },
+    { query: 'plan-format=', expected: 'full' },
+    { query: 'plan-format=light%20', expected: 'full' },
+    { query: 'plan-format=full&plan-format=light', expected: 'light' },
+    { query: 'plan-format=LIGHT&plan-format=light', expected: 'light' },
+  ];
+  const queryOf = (qs: string): Record<string, string[]> => {
+    const params = new URLSearchParams(qs);
+    return Object.fromEntries([...new Set(params.keys())].map((k) => [k, params.getAll(k)]));
+  };
+  for (const c of cases) t.equal(planFormatOf(queryOf(c.query)), c.expected, c.query || '(none)');
+
+  const server = await startSseServer();
+  t.teardown(() => server.app.close());
+  const clients = await Promise.all(cases.map((c) => RawSseClient.open(server.baseUrl, `/v2/events?event_type=deployment_info${c.query === '' ? '' : `&${c.query}`}`)));
+  t.teardown(() => clients.forEach((c) => c.close()));
+  t.same(clients.map((c) => c.statusCode), cases.map(() => 200), 'every value is accepted');
+  await waitUntil(() => server.hub.subscriberCount === cases.length, 'every subscriber');
+  const post = await fetch(`${server.baseUrl}/v2/apps`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: '/web', cmd: 'sleep 100', cpus: 0.1, mem: 32 }),
+  });
+  t.equal(post.status, 201);
+  for (const [i, c] of cases.entries()) {
+    await waitUntil(() => clients[i].parsed().events.length >= 1, `deployment_info for ${c.query}`);
+    const keys = Object.keys(clients[i].parsed().events[0].data.plan as Json);
+    t.strictSame(keys, c.expected === 'light' ? ['id', 'steps', 'version'] : ['id', 'original', 'target', 'steps', 'version'], `over a real socket, ${c.query || '(none)'}: ${c.expected}`);
+  }
 });
 
 t.test('over a real socket: the default stream carries the full plan, plan-format=light the light one', async (t) => {

@@ -24,7 +24,7 @@ export interface SseServer {
  * The caller closes `app` (which closes the hub) in `t.teardown`. `auth`: behind authentication
  * (and `--authorization_file`). `stored`: the core starts on this stored state (as after a restart).
  */
-export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: number; maxSubscribers?: number; auth?: ApiAuthentication; stored?: StoredState } = {}): Promise<SseServer> {
+export async function startSseServer(opts: { bufferSize?: number; bufferBytes?: number; endGraceMs?: number; keepAliveMs?: number; maxSubscribers?: number; auth?: ApiAuthentication; stored?: StoredState } = {}): Promise<SseServer> {
   const { auth, stored, ...hubOptions } = opts;
   const harness = new Harness(stored === undefined ? {} : { stored });
   const clock = { nowMs: () => harness.nowMs };

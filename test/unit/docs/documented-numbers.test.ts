@@ -19,7 +19,7 @@ import { SWEEP_MIN_ENTRIES } from '../../../src/scheduler/state/task-owners';
 import { SHARED_FILTERS_MIN, SHARED_FILTERS_PER_CANDIDATE } from '../../../src/scheduler/matcher/match-offers';
 import { INLINE_MAX_BYTES, NODE_MAX_BYTES } from '../../../src/store/zk/zk-layout';
 import { LIST_BODY_CACHE_BYTES, LIST_BODY_CACHE_ENTRIES, LIST_SEGMENT_CHARS } from '../../../src/api/render/list-body-cache';
-import { DEFAULT_EVENT_BUFFER_BYTES, DEFAULT_EVENT_BUFFER_SIZE } from '../../../src/api/events/event-stream-hub';
+import { DEFAULT_END_GRACE_MS, DEFAULT_EVENT_BUFFER_BYTES, DEFAULT_EVENT_BUFFER_SIZE } from '../../../src/api/events/event-stream-hub';
 import { MARATHON_API_VERSION } from '../../../src/api/v2/system/info-json';
 import {
   DEFAULT_INSTANCES_PER_INPUT, DEFAULT_LAUNCHES_PER_INPUT, MAX_FAILOVER_TIMEOUT_S, MAX_FRAMEWORK_NAME_LENGTH, MAX_MESOS_USER_LENGTH,
@@ -82,6 +82,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `${LIST_BODY_CACHE_ENTRIES} per route (one per query string), ${LIST_BODY_CACHE_BYTES / MiB} MiB of segments per route`,
     `(${LIST_SEGMENT_CHARS / 1024} × 1,024 characters)`,
     `${n(DEFAULT_EVENT_BUFFER_SIZE)} events (Marathon's) or ${DEFAULT_EVENT_BUFFER_BYTES / MiB} MiB of them`,
+    `a connection not read out ${DEFAULT_END_GRACE_MS / 1000} s after that is dropped`,
     `up to ${SHARED_FILTERS_PER_CANDIDATE} per candidate of the cycle plus ${SHARED_FILTERS_MIN}`,
     `| ${n(MAX_VALUE_IDS)} fields and values together`,
     `| ${n(OFFER_LOG_MAX)} entries (and the offers they refer to)`,
@@ -114,6 +115,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `and ${DEFAULT_MAX_VERSIONS} versions are kept per app, pod and root group`,
     `inputs (default ${DEFAULT_RING_INPUTS}, with their records, and never more than ${RING_CHARS_MAX / MiB} Mi characters of records`,
     `may fall ${DEFAULT_EVENT_BUFFER_SIZE} events or ${DEFAULT_EVENT_BUFFER_BYTES / MiB} MiB behind`,
+    `(a connection not read out within ${DEFAULT_END_GRACE_MS / 1000} s after that is dropped)`,
     `(\`instances\` ≤ ${n(MAX_INSTANCES)}, ids ≤ ${MAX_ID_LENGTH} characters, bodies nested ≤ ${MAX_JSON_DEPTH} deep`,
     `the Marathon API version pacer implements (\`${MARATHON_API_VERSION}\`)`,
     `exits with code ${CORE_FAILURE_EXIT_CODE}`,

@@ -568,7 +568,8 @@ function mesosAttributeOf(attr: AgentAttribute): Attribute {
 /**
  * A simulated status as a Mesos TaskStatus: a reliable update (with the simulator's uuid, sent
  * as its UTF-8 bytes so the ACKNOWLEDGE names it back) comes from the executor, the others from
- * the master (§7.1: those carry no uuid and are never acknowledged).
+ * the master (§7.1: those carry no uuid and are never acknowledged). The executor's updates carry
+ * the agent's address in `container_status.network_infos`, as a Mesos agent's do.
  */
 function mesosStatusOf(status: CoreTaskStatus): MesosTaskStatus {
   return {
@@ -578,6 +579,10 @@ function mesosStatusOf(status: CoreTaskStatus): MesosTaskStatus {
     ...(status.reason === undefined ? {} : { reason: status.reason as TaskStatusReason }),
     ...(status.message === undefined ? {} : { message: status.message }),
     ...(status.healthy === undefined ? {} : { healthy: status.healthy }),
+    // The simulated host's address, where a Mesos agent reports a host-network task's (its own IP).
+    ...(status.ipAddresses === undefined ? {} : {
+      containerStatus: { networkInfos: [{ ipAddresses: status.ipAddresses.map((ip) => ({ ipAddress: ip.ipAddress, protocol: ip.protocol })) }] },
+    }),
     // The virtual millisecond the master model marked the agent in, exactly (the codec carries
     // int64 exactly, so a whole millisecond is read back as itself: nanos-to-ms.ts).
     ...(status.unreachableSinceMs === undefined ? {} : { unreachableTime: { nanoseconds: BigInt(status.unreachableSinceMs) * 1_000_000n } }),

@@ -22,10 +22,12 @@ t.test('every event of a busy run has eventType and an ISO timestamp with ms and
   const seen = new Map<string, MarathonEvent>();
   h.scheduler.subscribe((e) => seen.set(e.eventType, e));
   h.advance(7);
-  h.put(makeApp({ id: '/web', hostPorts: [0], healthChecks: [makeHealthCheck({ gracePeriodMs: 0, maxConsecutiveFailures: 1 })] }));
+  h.put(makeApp({ id: '/web', hostPorts: [0], healthChecks: [makeHealthCheck({ gracePeriodMs: 0, intervalMs: 1, maxConsecutiveFailures: 1 })] }));
   h.put(makePod({ id: '/pod', containers: [{ name: 'a' }, { name: 'b' }] }));
   const launched = h.offer(makeOffer());
   h.run(launched);
+  // A pass, then a failure: health_status_changed_event needs a change of liveness (a first failure sends none).
+  h.probe(h.prober.last()?.probeId ?? -1, { httpStatus: 200 });
   h.advance(1);
   h.probe(h.prober.last()?.probeId ?? -1, { httpStatus: 500 });
   h.status(launched.find((l) => l.runSpecId === '/pod')?.taskId ?? '', 'TASK_UNREACHABLE');

@@ -84,7 +84,33 @@ t.test('pod container checks: each container\'s task speaks for its own check', 
   t.match(h.scheduler.healthChecks(a.instanceId), [{ containerName: 'a', alive: true }, { containerName: 'c', alive: undefined }]);
   h.status(c.taskId, 'TASK_RUNNING', { healthy: false });
   t.match(h.scheduler.healthChecks(a.instanceId), [{ containerName: 'a', alive: true }, { containerName: 'c', alive: false, consecutiveFailures: 1 }]);
-  t.same(h.events('health_status_changed_event').map((e) => [e.appId, e.alive]), [[pod.id, true], [pod.id, false]]);
+  // c was never healthy: its first failure changes no liveness, so only a's first success is published.
+  t.same(h.events('health_status_changed_event').map((e) => [e.appId, e.alive]), [[pod.id, true]]);
+  h.status(c.taskId, 'TASK_RUNNING', { healthy: true });
+  h.status(c.taskId, 'TASK_RUNNING', { healthy: false });
+  t.same(h.events('health_status_changed_event').map((e) => [e.appId, e.alive]), [[pod.id, true], [pod.id, true], [pod.id, false]]);
+});
+
+t.test('agent verdicts: health_status_changed_event only when liveness changes, never for a first failure (Marathon HealthCheckActor)', async (t) => {
+  const cases: { name: string; verdicts: boolean[]; alive: boolean[] }[] = [
+    { name: 'first verdict unhealthy', verdicts: [false], alive: [] },
+    { name: 'unhealthy, then healthy', verdicts: [false, true], alive: [true] },
+    { name: 'unhealthy, healthy, unhealthy', verdicts: [false, true, false], alive: [true, false] },
+    { name: 'healthy, unhealthy', verdicts: [true, false], alive: [true, false] },
+  ];
+  for (const protocol of AGENT_RUN) {
+    for (const c of cases) {
+      const h = new Harness();
+      const check = makeHealthCheck({ protocol, gracePeriodMs: 0, ...(protocol === 'COMMAND' ? { command: 'true' } : {}) });
+      const [l] = h.deploy(makeApp({ hostPorts: [0], healthChecks: [check] }));
+      for (const healthy of c.verdicts) {
+        h.advance(1000);
+        h.status(l.taskId, 'TASK_RUNNING', { healthy });
+      }
+      t.same(h.events('health_status_changed_event').map((e) => e.alive), c.alive, `${protocol}, ${c.name}`);
+      t.equal(h.events('failed_health_check_event').length, c.verdicts.filter((v) => !v).length, `${protocol}, ${c.name}: failures reported`);
+    }
+  }
 });
 
 t.test('after a restart the last verdicts are results again, without events', async (t) => {

@@ -88,12 +88,13 @@ t.test('verdicts: 200–399 pass, other codes fail, 1xx fails unless ignoreHttp1
     }
     t.equal(inst.healthy, expected, `${name}: ${expected ? 'healthy' : 'unhealthy'}`);
     // The app's deployment waits for health: the first healthy verdict ends it (its ScaleApplication step, then the deployment).
+    // A first failure changes no liveness (Marathon's Health.alive is false before any success): no health_status_changed_event.
     t.same(h.events().map((e) => e.eventType), [
-      ...(expected ? [] : ['failed_health_check_event']), 'health_status_changed_event', 'instance_health_changed_event',
+      ...(expected ? ['health_status_changed_event'] : ['failed_health_check_event']), 'instance_health_changed_event',
       ...(expected ? ['deployment_step_success', 'deployment_success'] : []),
     ], `${name}: events`);
     t.equal(h.scheduler.deployments().length, expected ? 0 : 1, `${name}: deployment ${expected ? 'done' : 'still waiting'}`);
-    t.match(h.events('health_status_changed_event'), [{ appId: '/app', instanceId: inst.instanceId, version: app.version, alive: expected }]);
+    t.match(h.events('health_status_changed_event'), expected ? [{ appId: '/app', instanceId: inst.instanceId, version: app.version, alive: true }] : []);
     t.match(h.events('instance_health_changed_event'), [{ instanceId: inst.instanceId, runSpecId: '/app', runSpecVersion: app.version, healthy: expected }]);
   }
 });
@@ -195,6 +196,27 @@ t.test('health events are emitted on changes only', async (t) => {
   for (const code of [200, 200, 500, 500, 200]) answer(h, { httpStatus: code });
   t.same(h.events('health_status_changed_event').map((e) => e.alive), [true, false, true]);
   t.same(h.events('instance_health_changed_event').map((e) => e.healthy), [true, false, true]);
+});
+
+t.test('health_status_changed_event only when liveness changes; an instance never healthy starts not alive (Marathon HealthCheckActor)', async (t) => {
+  // Marathon 1.11: Health.alive is false until a first success (core/health/Health.scala), and
+  // HealthCheckActor.updateInstanceHealth publishes only when alive differs before and after a result.
+  const cases: { name: string; codes: number[]; alive: boolean[]; healthy: (boolean | undefined)[] }[] = [
+    { name: 'first failure of a never-healthy instance', codes: [500], alive: [], healthy: [false] },
+    { name: 'failures only', codes: [500, 500, 500], alive: [], healthy: [false] },
+    { name: 'failure, then first success', codes: [500, 200], alive: [true], healthy: [false, true] },
+    { name: 'failures, success, failure', codes: [500, 500, 200, 500], alive: [true, false], healthy: [false, true, false] },
+    { name: 'first success', codes: [200], alive: [true], healthy: [true] },
+    { name: 'success, failure', codes: [200, 500], alive: [true, false], healthy: [true, false] },
+    { name: 'success, success, failure, failure, success', codes: [200, 200, 500, 500, 200], alive: [true, false, true], healthy: [true, false, true] },
+  ];
+  for (const c of cases) {
+    const { h } = running({ maxConsecutiveFailures: 0 });
+    for (const code of c.codes) answer(h, { httpStatus: code });
+    t.same(h.events('health_status_changed_event').map((e) => e.alive), c.alive, `${c.name}: health_status_changed_event`);
+    t.same(h.events('instance_health_changed_event').map((e) => e.healthy), c.healthy, `${c.name}: instance_health_changed_event`);
+    t.equal(h.events('failed_health_check_event').length, c.codes.filter((code) => code >= 400).length, `${c.name}: every counted failure is reported`);
+  }
 });
 
 t.test('two checks: healthy only when both pass', async (t) => {
