@@ -87,9 +87,11 @@ export function documentBoundProblems(document: Document): Problem[] {
         }
         const pair = item as { key: unknown; value: unknown };
         const key = isScalar(pair.key) ? String(pair.key.value) : '';
-        if (key === '__proto__') problems.push({ pointer, message: 'the key "__proto__" is not allowed' });
+        const at = childPointer(pointer, key);
+        // `__proto__` at its own pointer, so at its own line; a key too long at its map's (a pointer with the key would be as long).
+        if (key === '__proto__') problems.push({ pointer: at, message: 'the key "__proto__" is not allowed' });
         else if (key.length > MAX_KEY_LENGTH) problems.push({ pointer, message: `expected keys of at most ${MAX_KEY_LENGTH} characters, got one of ${key.length}` });
-        pending.push({ node: pair.value, pointer: childPointer(pointer, key), done: false });
+        pending.push({ node: pair.value, pointer: at, done: false });
       });
     }
   }
