@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { CliIo } from '../runner/cli-io';
 import { printUsage, usageMistake } from '../runner/cli-args';
-import { checkDefinitions } from '../runner/convert-definitions';
 import { boundLine } from '../runner/format-summary';
 import { runScenario } from '../runner/run-scenario';
 import { loadScenario } from '../scenario/load-scenario';
@@ -29,9 +28,8 @@ export function hashesCliMain(argv: readonly string[], io: CliIo, root = process
   const actual: Record<string, string> = {};
   for (const file of findScenarioFiles(root)) {
     const loaded = loadScenario(file, io.readFile(join(root, file)));
-    const problems = loaded.ok ? checkDefinitions(file, loaded.scenario, loaded.lineOf) : loaded.errors;
-    if (!loaded.ok || problems.length > 0) {
-      io.stderr(`${problems.join('\n')}\n`);
+    if (!loaded.ok) {
+      io.stderr(`${loaded.errors.join('\n')}\n`);
       return 2;
     }
     const result = runScenario(loaded.scenario);

@@ -2,7 +2,6 @@ import { loadScenario } from '../scenario/load-scenario';
 import { RUN_LOOP_STEPS_DEFAULT, RUN_LOOP_STEPS_MAX, SCENARIO_FILE_MAX_BYTES } from '../scenario/scenario-limits';
 import { hashesCliMain } from '../golden/hashes-cli';
 import { swarmCliMain } from '../swarm/cli';
-import { checkDefinitions } from './convert-definitions';
 import { boundLine, formatSummary, quietVerdict } from './format-summary';
 import { runScenario } from './run-scenario';
 import { progressPrinter } from './progress-printer';
@@ -108,11 +107,6 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
   const loaded = loadScenario(args.file, text);
   if (!loaded.ok) {
     io.stderr(`${loaded.errors.join('\n')}\n`);
-    return 2;
-  }
-  const definitionErrors = checkDefinitions(args.file, loaded.scenario, loaded.lineOf);
-  if (definitionErrors.length > 0) {
-    io.stderr(`${definitionErrors.join('\n')}\n`);
     return 2;
   }
   // The report is read from the trace: keep it for either file.

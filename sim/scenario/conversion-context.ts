@@ -34,8 +34,20 @@ export class ConversionContext {
   /** Agents made so far by the cluster's groups and `addAgents` steps (bounded by SCENARIO_AGENTS_MAX). */
   agentsMade = 0;
 
-  /** @param runSpecIds absolute ids of every app and pod the file creates. */
-  constructor(readonly runSpecIds: readonly string[]) {}
+  /**
+   * False when a part of the file the schema refused may have named agents (an agent group or
+   * `addAgents` step with a mistake of its own, reported already): from then on an agent id not
+   * known is not reported, as it may be one of those.
+   */
+  agentsComplete = true;
+
+  /**
+   * @param runSpecIds absolute ids of every app and pod the file creates.
+   * @param runSpecIdsComplete false when a definition's id could not be read (the schema refused
+   *   it, and said so): a reference to an id not among `runSpecIds` is then not reported.
+   * @param defaultRole the file's `options.defaultRole`, with which its definitions are converted.
+   */
+  constructor(readonly runSpecIds: readonly string[], readonly runSpecIdsComplete = true, readonly defaultRole = '*') {}
 
   problem(pointer: string, message: string): void {
     this.problems.push({ pointer, message });
@@ -67,7 +79,7 @@ export class ConversionContext {
   /** The absolute id of a run spec reference; a problem when no app or pod of the file has it. */
   runSpecId(pointer: string, id: string): string {
     const absolute = absoluteRunSpecId(id);
-    if (!this.runSpecIds.includes(absolute)) {
+    if (this.runSpecIdsComplete && !this.runSpecIds.includes(absolute)) {
       const suggestion = suggestName(absolute, this.runSpecIds);
       this.problem(pointer, `no app or pod with id "${absolute}" in this scenario`
         + `${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`} (apps and pods: ${listNames(this.runSpecIds)})`);
@@ -99,7 +111,7 @@ export class ConversionContext {
 
   /** An agent reference; a problem when no agent with this id exists at this point of the timeline. */
   agentId(pointer: string, id: string): string {
-    if (!this.agentGroups.has(id)) {
+    if (this.agentsComplete && !this.agentGroups.has(id)) {
       const known = [...this.agentGroups.keys()];
       const suggestion = suggestName(id, known);
       this.problem(pointer, `unknown agent "${id}"${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`}`
