@@ -110,7 +110,10 @@ function kill(a: Extract<Action, { type: 'kill' }>, deps: StepDeps): string {
     .sort((x, y) => (x.instanceId < y.instanceId ? -1 : x.instanceId > y.instanceId ? 1 : 0));
   const victims = a.target.kind === 'count'
     ? live.slice(0, a.target.count)
-    : live.filter((i) => i.agent?.agentId === (a.target as { agentId: string }).agentId);
+    // An instance's agent: where it is placed, or, for a resident one waiting to relaunch on its
+    // reservation (its agent lost or cut off), where its reservation is: `kill { agent, wipe }` is
+    // how a file gives such an instance up, as Marathon's kill with wipe=true does.
+    : live.filter((i) => (i.agent?.agentId ?? i.reservation?.agentId) === (a.target as { agentId: string }).agentId);
   const ids = victims.map((i) => i.instanceId);
   const result = command(deps, { type: 'killInstances', runSpecId: a.runSpecId, instanceIds: ids, scale: a.scale, wipe: a.wipe });
   const flags = `${a.scale ? ' (scale)' : ''}${a.wipe ? ' (wipe)' : ''}`;
