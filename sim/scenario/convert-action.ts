@@ -91,9 +91,16 @@ export function convertAction(context: ConversionContext, pointer: string, step:
       };
     }
     case 'partition':
-    case 'heal':
-    case 'killAgent':
-      return { type, agentId: context.agentId(at, step[type] as string) };
+    case 'killAgent': {
+      const agentId = context.agentId(at, step[type] as string);
+      context.agentFault(at, type, agentId);
+      return { type, agentId };
+    }
+    case 'heal': {
+      const agentId = context.agentId(at, step.heal as string);
+      const dead = context.agentFault(at, type, agentId);
+      return { type, agentId, ...(dead === undefined ? {} : { dead }) };
+    }
     case 'addAgents':
       return { type, agents: expandAgentGroup(context, at, step.addAgents as NonNullable<RawStep['addAgents']>) };
     case 'health': {

@@ -121,6 +121,7 @@ export function convertScenario(
   const options = isRecord(raw.options) ? raw.options as NonNullable<RawScenario['options']> : {};
   const defaultRole = typeof options.defaultRole === 'string' && options.defaultRole !== '' ? options.defaultRole : '*';
   const context = new ConversionContext([...new Set(runSpecIds)], definitions.every(hasId), defaultRole);
+  context.lineOf = lineOf;
   const durationMs = refused('/duration') ? undefined : context.durationMs('/duration', raw.duration);
   if (durationMs !== undefined && durationMs > SCENARIO_DURATION_MAX_MS) {
     context.problem('/duration', `expected at most ${formatDurationMs(SCENARIO_DURATION_MAX_MS)} of virtual time, got ${formatDurationMs(durationMs)}`);

@@ -115,3 +115,22 @@ for (const row of RESIDENT_ROWS) {
     t.ok(result.passed, result.expectations.flatMap((e) => e.lines).join('\n'));
   });
 }
+
+t.test('heal of an agent killed while partitioned: accepted (the partition was real), a warning at the step', async (t) => {
+  const loaded = loadScenario('heal-dead.yaml', `${HEAD}
+  - { at: 0s, partition: agent-1 }
+  - { at: 10s, killAgent: agent-1 }
+  - { at: 20s, heal: agent-1 }
+  - { at: 30s, partition: agent-2 }
+  - { at: 40s, heal: agent-2 }
+`);
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  const result = runScenario(loaded.scenario, { trace: false });
+  t.same(result.steps.map((s) => s.text), [
+    'partition agent-1',
+    'kill agent agent-1',
+    'heal agent-1: warning: nothing to heal, the agent was killed while partitioned (the killAgent step at line 12)',
+    'partition agent-2',
+    'heal agent-2',
+  ]);
+});

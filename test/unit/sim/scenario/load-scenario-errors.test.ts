@@ -125,7 +125,10 @@ const cases: readonly Case[] = [
   {
     name: 'an agent named before the step that adds it',
     text: scenario({ timeline: '  - at: 1m\n    killAgent: agent-4\n  - at: 2m\n    addAgents: { resources: { cpus: 1, mem: 1 } }\n  - at: 3m\n    heal: agent-4' }),
-    errors: [`${F}: /timeline/1/killAgent: unknown agent "agent-4"; did you mean "agent-1"? (agents at this point: agent-1, agent-2, agent-3) (line 12)`],
+    errors: [
+      `${F}: /timeline/1/killAgent: unknown agent "agent-4"; did you mean "agent-1"? (agents at this point: agent-1, agent-2, agent-3) (line 12)`,
+      `${F}: /timeline/3/heal: agent "agent-4" is not partitioned at this point: nothing to heal (line 16)`,
+    ],
   },
   {
     name: 'bad comparison',
@@ -467,6 +470,27 @@ for (const c of oneGo) {
     t.equal(result.ok, false, 'the file is refused');
     if (result.ok) return;
     t.strictSame(result.errors, c.errors);
+  });
+}
+
+/**
+ * Impossible fault steps (docs/scenario-format.md, Timeline): only partition, heal and killAgent
+ * change an agent, in file order, so each is checked against the ones before it when the file loads.
+ */
+const faults: readonly { name: string; steps: string; errors: readonly string[] }[] = [
+  { name: 'heal of an agent never partitioned', steps: '  - { at: 1m, heal: agent-1 }', errors: [`${F}: /timeline/1/heal: agent "agent-1" is not partitioned at this point: nothing to heal (line 11)`] },
+  { name: 'heal twice', steps: '  - { at: 1m, partition: agent-1 }\n  - { at: 2m, heal: agent-1 }\n  - { at: 3m, heal: agent-1 }', errors: [`${F}: /timeline/3/heal: agent "agent-1" is not partitioned at this point: nothing to heal (line 13)`] },
+  { name: 'killAgent twice', steps: '  - { at: 1m, killAgent: agent-2 }\n  - { at: 2m, killAgent: agent-2 }', errors: [`${F}: /timeline/2/killAgent: agent "agent-2" was already killed (the killAgent step at line 11) (line 12)`] },
+  { name: 'partition of a killed agent', steps: '  - { at: 1m, killAgent: agent-2 }\n  - { at: 2m, partition: agent-2 }', errors: [`${F}: /timeline/2/partition: agent "agent-2" was killed (the killAgent step at line 11): a dead agent cannot be partitioned (line 12)`] },
+  { name: 'partition twice', steps: '  - { at: 1m, partition: agent-3 }\n  - { at: 1m, partition: agent-3 }', errors: [`${F}: /timeline/2/partition: agent "agent-3" is already partitioned (the partition step at line 11); heal it first (line 12)`] },
+  { name: 'heal of an agent killed without a partition', steps: '  - { at: 1m, killAgent: agent-1 }\n  - { at: 2m, heal: agent-1 }', errors: [`${F}: /timeline/2/heal: agent "agent-1" is not partitioned at this point and was killed (the killAgent step at line 11): nothing to heal (line 12)`] },
+  { name: 'fine: partition, heal, partition again, heal; killAgent while partitioned, then its heal (a warning at the step)', steps: '  - { at: 1m, partition: agent-1 }\n  - { at: 2m, heal: agent-1 }\n  - { at: 3m, partition: agent-1 }\n  - { at: 4m, killAgent: agent-1 }\n  - { at: 5m, heal: agent-1 }', errors: [] },
+];
+
+for (const c of faults) {
+  t.test(`fault steps: ${c.name}`, async (t) => {
+    const result = loadScenario(F, scenario({ timeline: c.steps }));
+    t.strictSame(result.ok ? [] : result.errors, c.errors);
   });
 }
 
