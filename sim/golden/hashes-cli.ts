@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { CliIo } from '../runner/cli-io';
-import { checkDefinitions } from '../runner/convert-definitions';
+import { printUsage, usageMistake } from '../runner/cli-args';
 import { boundLine } from '../runner/format-summary';
 import { runScenario } from '../runner/run-scenario';
 import { loadScenario } from '../scenario/load-scenario';
@@ -21,22 +21,15 @@ listed), 2 when a scenario does not load, fails, or is stopped by the bound on a
 
 /** `npm run sim -- hashes [--update]`, run from the repository root (`root`). */
 export function hashesCliMain(argv: readonly string[], io: CliIo, root = process.cwd()): number {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.stderr(`${USAGE}\n`);
-    return 0;
-  }
+  if (argv.includes('--help') || argv.includes('-h')) return printUsage(io, USAGE);
   const update = argv.includes('--update');
   const unknown = argv.filter((a) => a !== '--update');
-  if (unknown.length > 0) {
-    io.stderr(`sim hashes: unexpected ${unknown.map((a) => JSON.stringify(a)).join(' ')}\n\n${USAGE}\n`);
-    return 2;
-  }
+  if (unknown.length > 0) return usageMistake(io, 'sim hashes', `unexpected ${unknown.map((a) => JSON.stringify(a)).join(' ')}`, 'npm run sim -- hashes --help');
   const actual: Record<string, string> = {};
   for (const file of findScenarioFiles(root)) {
     const loaded = loadScenario(file, io.readFile(join(root, file)));
-    const problems = loaded.ok ? checkDefinitions(file, loaded.scenario, loaded.lineOf) : loaded.errors;
-    if (!loaded.ok || problems.length > 0) {
-      io.stderr(`${problems.join('\n')}\n`);
+    if (!loaded.ok) {
+      io.stderr(`${loaded.errors.join('\n')}\n`);
       return 2;
     }
     const result = runScenario(loaded.scenario);

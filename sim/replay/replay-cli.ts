@@ -7,6 +7,7 @@ import { formatMs } from '../runner/format-ms';
 import { finalCounts, finalUnplaced } from '../runner/run-recorder';
 import type { RunResult } from '../runner/run-result';
 import { checkOutputs, writeOutput, type CliIo } from '../runner/cli-io';
+import { optionValue, printUsage, usageMistake } from '../runner/cli-args';
 import { parseDurationMs } from '../scenario/parse-duration';
 import { readRecording, RECORDING_MAX_BYTES, RecordingProblem } from './read-recording';
 import { replayRecording, type ReplayResult } from './replay-recording';
@@ -41,13 +42,16 @@ function parseArgs(argv: readonly string[]): ReplayArgs | string {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--until') {
-      const value = argv[++i] ?? '';
+      const v = optionValue(argv, ++i, 'a time');
+      if ('problem' in v) return v.problem;
+      const value = v.value;
       const parsed = parseDurationMs(/^\d+$/.test(value) ? Number(value) : value);
       if (!parsed.ok) return `--until: ${parsed.reason}`;
       untilMs = parsed.ms;
     } else if (a === '--report' || a === '--trace') {
-      const file = argv[++i];
-      if (file === undefined) return `${a}: expected a file name`;
+      const v = optionValue(argv, ++i, 'a file');
+      if ('problem' in v) return v.problem;
+      const file = v.value;
       if (a === '--report') reportFile = file;
       else traceFile = file;
     } else if (a === '--help' || a === '-h') return '';
@@ -62,11 +66,7 @@ function parseArgs(argv: readonly string[]): ReplayArgs | string {
 /** `npm run sim -- replay …` without the process: 0 reproduced, 1 differs, 2 bad input (an output file that cannot be written among them). */
 export function replayCliMain(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    if (args !== '') io.stderr(`sim replay: ${args}\n\n`);
-    io.stderr(`${USAGE}\n`);
-    return args === '' ? 0 : 2;
-  }
+  if (typeof args === 'string') return args === '' ? printUsage(io, USAGE) : usageMistake(io, 'sim replay', args, 'npm run sim -- replay --help');
   if (!checkOutputs(io, 'sim replay', [args.traceFile, args.reportFile])) return 2;
   const file = recordingFileOf(args.dir);
   if (file.problem !== undefined) {

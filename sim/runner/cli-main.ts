@@ -2,7 +2,6 @@ import { loadScenario } from '../scenario/load-scenario';
 import { RUN_LOOP_STEPS_DEFAULT, RUN_LOOP_STEPS_MAX, SCENARIO_FILE_MAX_BYTES } from '../scenario/scenario-limits';
 import { hashesCliMain } from '../golden/hashes-cli';
 import { swarmCliMain } from '../swarm/cli';
-import { checkDefinitions } from './convert-definitions';
 import { boundLine, formatSummary, quietVerdict } from './format-summary';
 import { runScenario } from './run-scenario';
 import { progressPrinter } from './progress-printer';
@@ -10,6 +9,7 @@ import { wholeArg } from './whole-arg';
 import { renderReport } from '../report/render-report';
 import { replayCliMain } from '../replay/replay-cli';
 import { checkOutputs, writeOutput, type CliIo } from './cli-io';
+import { optionValue, printUsage, usageMistake } from './cli-args';
 
 export type { CliIo } from './cli-io';
 
@@ -33,6 +33,9 @@ directory of --trace and --report is checked before the run).
                  deployments, expectations, instances per app, every decision; opens offline)
   --quiet        print only the verdict line (and no progress lines on stderr during a long run)`;
 
+/** Where a mistake's second line points. */
+const HELP = 'npm run sim -- --help';
+
 interface CliArgs {
   file: string;
   seed?: number;
@@ -53,19 +56,18 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
     const a = argv[i];
     if (a === '--seed') {
       // At most 2^53 - 1, as a scenario's own `seed`: a larger one would be rounded, and two seeds would run the same.
-      const n = integerIn('--seed', argv[++i], 0, Number.MAX_SAFE_INTEGER);
+      const n = integerIn(argv, ++i, 0, Number.MAX_SAFE_INTEGER);
       if (typeof n === 'string') return n;
       seed = n;
     } else if (a === '--max-steps') {
-      const n = integerIn('--max-steps', argv[++i], 1, RUN_LOOP_STEPS_MAX);
+      const n = integerIn(argv, ++i, 1, RUN_LOOP_STEPS_MAX);
       if (typeof n === 'string') return n;
       maxLoopSteps = n;
-    } else if (a === '--trace') {
-      traceFile = argv[++i];
-      if (traceFile === undefined) return '--trace: expected a file name';
-    } else if (a === '--report') {
-      reportFile = argv[++i];
-      if (reportFile === undefined) return '--report: expected a file name';
+    } else if (a === '--trace' || a === '--report') {
+      const v = optionValue(argv, ++i, 'a file');
+      if ('problem' in v) return v.problem;
+      if (a === '--trace') traceFile = v.value;
+      else reportFile = v.value;
     } else if (a === '--quiet') quiet = true;
     else if (a === '--help' || a === '-h') return '';
     else if (a.startsWith('--')) return `unknown option ${a}`;
@@ -77,8 +79,10 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
 }
 
 /** The integer `v` of option `flag` when it is one from `min` to `max` (digits only), else the message refusing it. */
-function integerIn(flag: string, v: string | undefined, min: number, max: number): number | string {
-  return wholeArg(v, min, max) ?? `${flag}: expected an integer from ${min} to ${max}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+function integerIn(argv: readonly string[], index: number, min: number, max: number): number | string {
+  const v = optionValue(argv, index, 'a number');
+  if ('problem' in v) return v.problem;
+  return wholeArg(v.value, min, max) ?? `${argv[index - 1]}: expected an integer from ${min} to ${max}, got ${JSON.stringify(v.value)}`;
 }
 
 /**
@@ -91,11 +95,7 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
   if (argv[0] === 'hashes') return hashesCliMain(argv.slice(1), io);
   if (argv[0] === 'replay') return replayCliMain(argv.slice(1), io);
   const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    if (args !== '') io.stderr(`sim: ${args}\n\n`);
-    io.stderr(`${USAGE}\n`);
-    return args === '' ? 0 : 2;
-  }
+  if (typeof args === 'string') return args === '' ? printUsage(io, USAGE) : usageMistake(io, 'sim', args, HELP);
   let text: string;
   try {
     text = io.readFile(args.file, SCENARIO_FILE_MAX_BYTES);
@@ -107,11 +107,6 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
   const loaded = loadScenario(args.file, text);
   if (!loaded.ok) {
     io.stderr(`${loaded.errors.join('\n')}\n`);
-    return 2;
-  }
-  const definitionErrors = checkDefinitions(args.file, loaded.scenario, loaded.lineOf);
-  if (definitionErrors.length > 0) {
-    io.stderr(`${definitionErrors.join('\n')}\n`);
     return 2;
   }
   // The report is read from the trace: keep it for either file.

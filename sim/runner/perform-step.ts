@@ -68,7 +68,8 @@ function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {
       return `partition ${a.agentId}`;
     case 'heal':
       cluster.healAgent(a.agentId);
-      return `heal ${a.agentId}`;
+      // Known when the file loaded: the agent died while cut off, so the partition cannot end.
+      return a.dead === undefined ? `heal ${a.agentId}` : `heal ${a.agentId}: warning: nothing to heal, the agent was killed while partitioned (the killAgent step ${stepAt(deps.scenario, a.dead.killedBy)})`;
     case 'killAgent':
       cluster.killAgent(a.agentId);
       return `kill agent ${a.agentId}`;
@@ -87,6 +88,12 @@ function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {
       // It replaces the core, which only the runner holds: run-scenario.ts performs it.
       throw new Error('a schedulerFailover step is performed by the runner, not by performStep');
   }
+}
+
+/** `at line N` of the step at a JSON pointer, or the pointer when lines are not known (a generated scenario). */
+function stepAt(scenario: Scenario, pointer: string): string {
+  const line = scenario.timeline.find((s) => pointer === s.pointer || pointer.startsWith(`${s.pointer}/`))?.line;
+  return line === undefined ? pointer : `at line ${line}`;
 }
 
 /** Several run specs in one change of the root group: one deployment, ordered by dependencies. */
@@ -110,7 +117,10 @@ function kill(a: Extract<Action, { type: 'kill' }>, deps: StepDeps): string {
     .sort((x, y) => (x.instanceId < y.instanceId ? -1 : x.instanceId > y.instanceId ? 1 : 0));
   const victims = a.target.kind === 'count'
     ? live.slice(0, a.target.count)
-    : live.filter((i) => i.agent?.agentId === (a.target as { agentId: string }).agentId);
+    // An instance's agent: where it is placed, or, for a resident one waiting to relaunch on its
+    // reservation (its agent lost or cut off), where its reservation is: `kill { agent, wipe }` is
+    // how a file gives such an instance up, as Marathon's kill with wipe=true does.
+    : live.filter((i) => (i.agent?.agentId ?? i.reservation?.agentId) === (a.target as { agentId: string }).agentId);
   const ids = victims.map((i) => i.instanceId);
   const result = command(deps, { type: 'killInstances', runSpecId: a.runSpecId, instanceIds: ids, scale: a.scale, wipe: a.wipe });
   const flags = `${a.scale ? ' (scale)' : ''}${a.wipe ? ' (wipe)' : ''}`;

@@ -31,8 +31,7 @@ export function deepNestingOffset(text: string): number | undefined {
 /**
  * The bounds of a composed scenario document that its schema does not say, checked on the YAML
  * nodes before they become data (docs/limits.md, "Scenario files"): strings up to
- * MAX_STRING_LENGTH, keys up to MAX_KEY_LENGTH and never `__proto__` (which a plain object takes
- * for its prototype, or drops), lists and maps of up to MAX_ITEMS entries (the timeline up to
+ * MAX_STRING_LENGTH, keys up to MAX_KEY_LENGTH, lists and maps of up to MAX_ITEMS entries (the timeline up to
  * {@link SCENARIO_STEPS_MAX}), at most {@link SCENARIO_ALIASES_MAX} aliases and at most
  * {@link SCENARIO_NODES_MAX} nodes with aliases expanded.
  * Iterative: the depth is bounded already, but the walk needs no stack either way.
@@ -87,9 +86,10 @@ export function documentBoundProblems(document: Document): Problem[] {
         }
         const pair = item as { key: unknown; value: unknown };
         const key = isScalar(pair.key) ? String(pair.key.value) : '';
-        if (key === '__proto__') problems.push({ pointer, message: 'the key "__proto__" is not allowed' });
-        else if (key.length > MAX_KEY_LENGTH) problems.push({ pointer, message: `expected keys of at most ${MAX_KEY_LENGTH} characters, got one of ${key.length}` });
-        pending.push({ node: pair.value, pointer: childPointer(pointer, key), done: false });
+        const at = childPointer(pointer, key);
+        // A key too long at its map's pointer (a pointer with the key would be as long); `__proto__` is protoKeys'.
+        if (key.length > MAX_KEY_LENGTH) problems.push({ pointer, message: `expected keys of at most ${MAX_KEY_LENGTH} characters, got one of ${key.length}` });
+        pending.push({ node: pair.value, pointer: at, done: false });
       });
     }
   }
@@ -98,4 +98,39 @@ export function documentBoundProblems(document: Document): Problem[] {
     problems.push({ pointer: '', message: `expected at most ${SCENARIO_NODES_MAX} values with the YAML aliases expanded, got ${total}` });
   }
   return problems;
+}
+
+/** A `__proto__` key of a document ({@link protoKeys}): its problem, and how to take it out. */
+export interface ProtoKey {
+  readonly problem: Problem;
+  /** Removes the key and its value from their map, so that the rest of the document can be checked. */
+  readonly remove: () => void;
+}
+
+/**
+ * Every `__proto__` key of a document (which a plain object takes for its prototype, or drops):
+ * each is a problem at its own pointer (so at its own line). The caller words them, then removes
+ * them, and checks the rest of the document as if they were not there. Walks the nodes as
+ * written (an alias's target is walked where it stands); iterative, as the bounds' walk.
+ */
+export function protoKeys(document: Document): ProtoKey[] {
+  const found: ProtoKey[] = [];
+  const pending: { node: unknown; pointer: string }[] = [{ node: document.contents, pointer: '' }];
+  while (pending.length > 0) {
+    const { node, pointer } = pending.pop() as { node: unknown; pointer: string };
+    if (isSeq(node)) {
+      node.items.forEach((item, index) => pending.push({ node: item, pointer: childPointer(pointer, index) }));
+    } else if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : '';
+        const at = childPointer(pointer, key);
+        if (key === '__proto__') {
+          found.push({ problem: { pointer: at, message: 'the key "__proto__" is not allowed' }, remove: () => void node.items.splice(node.items.indexOf(pair), 1) });
+        } else {
+          pending.push({ node: pair.value, pointer: at });
+        }
+      }
+    }
+  }
+  return found.sort((a, b) => (a.problem.pointer < b.problem.pointer ? -1 : a.problem.pointer > b.problem.pointer ? 1 : 0));
 }

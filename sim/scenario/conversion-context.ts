@@ -34,8 +34,67 @@ export class ConversionContext {
   /** Agents made so far by the cluster's groups and `addAgents` steps (bounded by SCENARIO_AGENTS_MAX). */
   agentsMade = 0;
 
-  /** @param runSpecIds absolute ids of every app and pod the file creates. */
-  constructor(readonly runSpecIds: readonly string[]) {}
+  /**
+   * False when a part of the file the schema refused may have named agents (an agent group or
+   * `addAgents` step with a mistake of its own, reported already): from then on an agent id not
+   * known is not reported, as it may be one of those.
+   */
+  agentsComplete = true;
+
+  /**
+   * The agents partitioned or killed at the current point of the timeline, with the step that
+   * did it (its pointer), for {@link agentFault}: steps run in file order, and only `partition`,
+   * `heal` and `killAgent` change this, so an impossible fault step is known when the file loads.
+   */
+  private readonly faults = new Map<string, { state: 'partitioned' | 'killed'; wasPartitioned: boolean; pointer: string }>();
+
+  /** The line of a JSON pointer, for messages that name another step. */
+  lineOf: (pointer: string) => number | undefined = () => undefined;
+
+  /**
+   * Checks a fault step on a known agent against what earlier steps did to it, and records it.
+   * A problem: `partition` of an agent partitioned or killed, `heal` of one not partitioned,
+   * `killAgent` of one killed. `heal` of an agent killed while partitioned is no mistake of the
+   * file (the partition it ends was real) but does nothing: returned as `dead`, with the
+   * killAgent step's pointer, for the summary to say so.
+   */
+  agentFault(pointer: string, type: 'partition' | 'heal' | 'killAgent', agentId: string): { readonly killedBy: string } | undefined {
+    // An agent not known here is reported by agentId (or may be one of a refused part's): nothing to check.
+    if (!this.agentGroups.has(agentId)) return undefined;
+    const known = this.faults.get(agentId);
+    const line = known === undefined ? undefined : this.lineOf(known.pointer);
+    const by = known === undefined ? '' : ` (the ${known.state === 'killed' ? 'killAgent' : 'partition'} step ${line === undefined ? known.pointer : `at line ${line}`})`;
+    switch (type) {
+      case 'partition':
+        if (known?.state === 'killed') this.problem(pointer, `agent "${agentId}" was killed${by}: a dead agent cannot be partitioned`);
+        else if (known?.state === 'partitioned') this.problem(pointer, `agent "${agentId}" is already partitioned${by}; heal it first`);
+        else this.faults.set(agentId, { state: 'partitioned', wasPartitioned: true, pointer });
+        return undefined;
+      case 'heal':
+        if (known?.state === 'partitioned') {
+          this.faults.delete(agentId);
+          return undefined;
+        }
+        if (known?.state === 'killed' && known.wasPartitioned) {
+          known.wasPartitioned = false;
+          return { killedBy: known.pointer };
+        }
+        this.problem(pointer, `agent "${agentId}" is not partitioned at this point${known?.state === 'killed' ? ` and was killed${by}` : ''}: nothing to heal`);
+        return undefined;
+      case 'killAgent':
+        if (known?.state === 'killed') this.problem(pointer, `agent "${agentId}" was already killed${by}`);
+        else this.faults.set(agentId, { state: 'killed', wasPartitioned: known?.state === 'partitioned', pointer });
+        return undefined;
+    }
+  }
+
+  /**
+   * @param runSpecIds absolute ids of every app and pod the file creates.
+   * @param runSpecIdsComplete false when a definition's id could not be read (the schema refused
+   *   it, and said so): a reference to an id not among `runSpecIds` is then not reported.
+   * @param defaultRole the file's `options.defaultRole`, with which its definitions are converted.
+   */
+  constructor(readonly runSpecIds: readonly string[], readonly runSpecIdsComplete = true, readonly defaultRole = '*') {}
 
   problem(pointer: string, message: string): void {
     this.problems.push({ pointer, message });
@@ -67,7 +126,7 @@ export class ConversionContext {
   /** The absolute id of a run spec reference; a problem when no app or pod of the file has it. */
   runSpecId(pointer: string, id: string): string {
     const absolute = absoluteRunSpecId(id);
-    if (!this.runSpecIds.includes(absolute)) {
+    if (this.runSpecIdsComplete && !this.runSpecIds.includes(absolute)) {
       const suggestion = suggestName(absolute, this.runSpecIds);
       this.problem(pointer, `no app or pod with id "${absolute}" in this scenario`
         + `${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`} (apps and pods: ${listNames(this.runSpecIds)})`);
@@ -99,7 +158,7 @@ export class ConversionContext {
 
   /** An agent reference; a problem when no agent with this id exists at this point of the timeline. */
   agentId(pointer: string, id: string): string {
-    if (!this.agentGroups.has(id)) {
+    if (this.agentsComplete && !this.agentGroups.has(id)) {
       const known = [...this.agentGroups.keys()];
       const suggestion = suggestName(id, known);
       this.problem(pointer, `unknown agent "${id}"${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`}`

@@ -3,7 +3,7 @@ import type { HealthModel, TaskModel } from '../cluster/sim-models';
 import { absoluteRunSpecId, type ConversionContext } from './conversion-context';
 import { convertExpectation } from './convert-expectation';
 import { expandAgentGroup } from './expand-agent-group';
-import { definitionShapeProblems } from './definition-shape';
+import { definitionProblems } from './definition-shape';
 import { childPointer } from './problem';
 import type { RawHealthModel, RawStep, RawTaskModel } from './raw-scenario';
 import { ACTION_TYPES, DEFAULT_FAILOVER_DOWNTIME_MS, type Action } from './scenario';
@@ -33,12 +33,13 @@ function taskModel(context: ConversionContext, pointer: string, raw: RawTaskMode
   }
 }
 
-/**
- * Converts the one action of a timeline step (already accepted by the schema). `addAgents`
- * registers its agents with the context, so later steps may name them.
- */
 const FORCEABLE = new Set(['app', 'pod', 'scale', 'delete', 'deploy']);
 
+/**
+ * Converts the one action of a timeline step (already accepted by the schema), its app and pod
+ * definitions checked by the API's converter too. `addAgents` registers its agents with the
+ * context, so later steps may name them.
+ */
 export function convertAction(context: ConversionContext, pointer: string, step: RawStep): Action {
   const type = ACTION_TYPES.find((action) => step[action] !== undefined);
   if (type === undefined) assert(false, `the schema lets no step without an action through (${pointer})`);
@@ -50,7 +51,7 @@ export function convertAction(context: ConversionContext, pointer: string, step:
     case 'app':
     case 'pod': {
       const definition = step[type] as NonNullable<RawStep['app']>;
-      for (const p of definitionShapeProblems(type, definition, at)) context.problem(p.pointer, p.message);
+      for (const p of definitionProblems(type, definition, at, context.defaultRole)) context.problem(p.pointer, p.message);
       return { type, definition, pointer: at, runSpecId: absoluteRunSpecId(definition.id), force: step.force ?? false };
     }
     case 'scale': {
@@ -65,7 +66,7 @@ export function convertAction(context: ConversionContext, pointer: string, step:
       const deploy = step.deploy as NonNullable<RawStep['deploy']>;
       const refs = (kind: 'app' | 'pod', list: readonly { id: string }[] | undefined) => (list ?? []).map((definition, index) => {
         const pointer = childPointer(at, `${kind}s`, index);
-        for (const p of definitionShapeProblems(kind, definition, pointer)) context.problem(p.pointer, p.message);
+        for (const p of definitionProblems(kind, definition, pointer, context.defaultRole)) context.problem(p.pointer, p.message);
         return { kind, definition, pointer, runSpecId: absoluteRunSpecId(definition.id) };
       });
       return { type, definitions: [...refs('app', deploy.apps), ...refs('pod', deploy.pods)], force: step.force ?? false };
@@ -90,9 +91,16 @@ export function convertAction(context: ConversionContext, pointer: string, step:
       };
     }
     case 'partition':
-    case 'heal':
-    case 'killAgent':
-      return { type, agentId: context.agentId(at, step[type] as string) };
+    case 'killAgent': {
+      const agentId = context.agentId(at, step[type] as string);
+      context.agentFault(at, type, agentId);
+      return { type, agentId };
+    }
+    case 'heal': {
+      const agentId = context.agentId(at, step.heal as string);
+      const dead = context.agentFault(at, type, agentId);
+      return { type, agentId, ...(dead === undefined ? {} : { dead }) };
+    }
     case 'addAgents':
       return { type, agents: expandAgentGroup(context, at, step.addAgents as NonNullable<RawStep['addAgents']>) };
     case 'health': {

@@ -1,11 +1,12 @@
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { scenario as validate } from '../../src/generated/scenario-validator';
-import { deepNestingOffset, documentBoundProblems } from './check-document-bounds';
-import { convertScenario } from './convert-scenario';
+import type { ErrorObject } from 'ajv';
+import { deepNestingOffset, documentBoundProblems, protoKeys } from './check-document-bounds';
+import { convertScenario, type Refused } from './convert-scenario';
 import { SCENARIO_DEPTH_MAX, SCENARIO_NODES_MAX } from './scenario-limits';
 import { explainSchemaErrors } from './explain-schema-errors';
 import { lineOfPointer } from './line-of-pointer';
-import type { Problem } from './problem';
+import { childPointer, type Problem } from './problem';
 import type { RawScenario } from './raw-scenario';
 import type { Scenario } from './scenario';
 
@@ -41,8 +42,10 @@ function yamlProblems(fileName: string, document: Document, lineCounter: LineCou
  * converts it, checking the rules the schema cannot say. Pure: the caller reads the file.
  *
  * Either the whole scenario, or the errors found (the first {@link SCENARIO_ERRORS_MAX}, then how many more), each as
- * `file: /json/pointer: what was expected (line N)`. YAML syntax errors come alone (nothing else
- * can be checked); schema errors come before semantic checks run (those need a well-formed document).
+ * `file: /json/pointer: what was expected (line N)`, in line order. YAML syntax errors and
+ * exceeded bounds come alone (nothing else can be checked); otherwise every mistake comes in one
+ * go: `__proto__` keys, the schema's problems, and the semantic ones of every part the schema did
+ * not refuse, app and pod definitions through the API's converter too.
  */
 export function loadScenario(fileName: string, text: string): LoadScenarioResult {
   const loaded = loadUncapped(fileName, text);
@@ -71,14 +74,20 @@ function loadUncapped(fileName: string, text: string): LoadScenarioResult {
   if (syntax.length > 0) return { ok: false, errors: syntax };
 
   const lineOf = (pointer: string) => lineOfPointer(document, lineCounter, pointer);
-  const format = (problems: readonly Problem[]) => problems
-    .map((problem, index) => ({ problem, index, line: lineOf(problem.pointer) }))
+  /** Each problem worded with its line, in line order (then as found). */
+  const format = (problems: readonly { problem: Problem; line: number | undefined }[]) => problems
+    .map((entry, index) => ({ ...entry, index }))
     .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || a.index - b.index)
     .map(({ problem, line }) =>
       `${fileName}: ${problem.pointer === '' ? '/' : problem.pointer}: ${clipQuoted(problem.message)}${line === undefined ? '' : ` (line ${line})`}`);
+  const withLines = (problems: readonly Problem[]) => problems.map((problem) => ({ problem, line: lineOf(problem.pointer) }));
 
   const bounds = documentBoundProblems(document);
-  if (bounds.length > 0) return { ok: false, errors: format(bounds) };
+  if (bounds.length > 0) return { ok: false, errors: format(withLines(bounds)) };
+  // `__proto__` keys are mistakes, found with their lines, then taken out: the rest is checked without them.
+  const forbidden = protoKeys(document);
+  const forbiddenLines = withLines(forbidden.map((key) => key.problem));
+  for (const key of forbidden) key.remove();
 
   let data: unknown;
   try {
@@ -92,7 +101,24 @@ function loadUncapped(fileName: string, text: string): LoadScenarioResult {
       errors: [`${fileName}: ${/^Excessive alias count/.test(message) ? `expected at most ${SCENARIO_NODES_MAX} values with the YAML aliases expanded (yaml: ${message})` : message}`],
     };
   }
-  if (!validate(data)) return { ok: false, errors: format(explainSchemaErrors(validate.errors ?? [])) };
-  const converted = convertScenario(data as RawScenario, lineOf);
-  return converted.ok ? { ok: true, scenario: converted.scenario, lineOf } : { ok: false, errors: format(converted.problems) };
+  // The schema's problems and the semantic ones in one go: what the schema refused is left out of
+  // the conversion (refusedPointers), the rest is converted and checked.
+  const schemaErrors = validate(data) ? [] : validate.errors ?? [];
+  const problems = explainSchemaErrors(schemaErrors);
+  const converted = typeof data === 'object' && data !== null && !Array.isArray(data)
+    ? convertScenario(data as RawScenario, lineOf, { refused: refusedBy(schemaErrors) })
+    : undefined;
+  if (converted?.ok === true && problems.length === 0 && forbidden.length === 0) return { ok: true, scenario: converted.scenario, lineOf };
+  return { ok: false, errors: format([...forbiddenLines, ...withLines([...problems, ...(converted?.ok === false ? converted.problems : [])])]) };
+}
+
+/**
+ * The parts of a document the schema refused, as {@link Refused}: the pointer of every error but
+ * an unknown field (converting ignores those) — for a missing field, the field's own pointer.
+ */
+function refusedBy(errors: readonly ErrorObject[]): Refused {
+  const pointers = errors.filter((e) => e.keyword !== 'additionalProperties' && e.keyword !== 'if').map((e) =>
+    e.keyword === 'required' ? childPointer(e.instancePath, String((e.params as { missingProperty: unknown }).missingProperty)) : e.instancePath);
+  if (pointers.length === 0) return () => false;
+  return (pointer) => pointers.some((p) => p === pointer || p.startsWith(`${pointer}/`));
 }

@@ -54,7 +54,12 @@ export type Action =
     /** Wipe the instances' reservations (`wipe=true`). */
     readonly wipe: boolean;
   }
-  | { readonly type: 'partition' | 'heal' | 'killAgent'; readonly agentId: string }
+  | { readonly type: 'partition' | 'killAgent'; readonly agentId: string }
+  /**
+   * `dead`: the agent was killed while partitioned (by the killAgent step at this JSON pointer):
+   * the heal can do nothing, and the run's summary says so at the step.
+   */
+  | { readonly type: 'heal'; readonly agentId: string; readonly dead?: { readonly killedBy: string } }
   | { readonly type: 'addAgents'; readonly agents: readonly SimAgentSpec[] }
   /**
    * The leading scheduler dies; a standby takes over `downtimeMs` later with a core rebuilt from

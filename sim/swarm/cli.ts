@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { checkOutputs, type CliIo } from '../runner/cli-io';
 import { wholeArg } from '../runner/whole-arg';
+import { optionValue, printUsage, usageMistake } from '../runner/cli-args';
 import { dumpScenario } from './dump-scenario';
 import { replayCommand, runSwarm, type SwarmFailure } from './run-swarm';
 
@@ -29,21 +30,25 @@ function parseArgs(argv: readonly string[]): SwarmArgs | string {
   let seeds: number | undefined;
   let from = 0;
   let dumpFile: string | undefined;
-  const whole = (name: string, v: string | undefined, min: number, max: number): number | string =>
-    wholeArg(v, min, max) ?? `${name}: expected a whole number from ${min} to ${max}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+  const whole = (index: number, min: number, max: number): number | string => {
+    const v = optionValue(argv, index, 'a number');
+    if ('problem' in v) return v.problem;
+    return wholeArg(v.value, min, max) ?? `${argv[index - 1]}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(v.value)}`;
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--seeds') {
-      const v = whole('--seeds', argv[++i], 1, SEEDS_MAX);
+      const v = whole(++i, 1, SEEDS_MAX);
       if (typeof v === 'string') return v;
       seeds = v;
     } else if (a === '--from') {
-      const v = whole('--from', argv[++i], 0, Number.MAX_SAFE_INTEGER);
+      const v = whole(++i, 0, Number.MAX_SAFE_INTEGER);
       if (typeof v === 'string') return v;
       from = v;
     } else if (a === '--dump') {
-      dumpFile = argv[++i];
-      if (dumpFile === undefined) return '--dump: expected a file name';
+      const v = optionValue(argv, ++i, 'a file');
+      if ('problem' in v) return v.problem;
+      dumpFile = v.value;
     } else if (a === '--help' || a === '-h') return '';
     else return `unknown argument ${JSON.stringify(a)}`;
   }
@@ -67,11 +72,7 @@ function failLine(f: SwarmFailure): string {
  */
 export function swarmCliMain(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    if (args !== '') io.stderr(`sim swarm: ${args}\n\n`);
-    io.stderr(`${USAGE}\n`);
-    return args === '' ? 0 : 2;
-  }
+  if (typeof args === 'string') return args === '' ? printUsage(io, USAGE) : usageMistake(io, 'sim swarm', args, 'npm run sim -- swarm --help');
   // As `npm run sim` checks --trace and --report: a missing directory is named, not an ENOENT of open().
   if (!checkOutputs(io, 'sim swarm', [args.dumpFile])) return 2;
   if (args.dumpFile !== undefined) {

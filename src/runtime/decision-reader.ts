@@ -219,6 +219,10 @@ export class DecisionReader {
         return this.about(event, 'inactive', { tail: 'unreachable inactive: replaced' });
       case 'Killing':
         return this.killOrder(event, instance);
+      case 'Scheduled':
+        // An unplaced instance this reader saw no event of before (waiting when a what-if forked,
+        // or recovered): its drop comes as its first event, Scheduled with a goal other than Running.
+        return this.goalChanged(event, instance);
       default:
         return undefined;
     }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadScenario } from '../../sim/scenario/load-scenario';
 import type { Scenario } from '../../sim/scenario/scenario';
-import { checkDefinitions } from '../../sim/runner/convert-definitions';
 
 /**
  * Reads, validates and checks the definitions of the workload file `config.workload`: the
@@ -16,8 +15,6 @@ export function loadWorkload(path: string): { readonly scenario: Scenario } | { 
   }
   const loaded = loadScenario(path, text);
   if (!loaded.ok) return { errors: loaded.errors.join('\n') };
-  const errors = checkDefinitions(path, loaded.scenario, loaded.lineOf);
-  if (errors.length > 0) return { errors: errors.join('\n') };
   return { scenario: loaded.scenario };
 }
 

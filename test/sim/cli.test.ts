@@ -111,12 +111,42 @@ t.test('swarm: --seeds and --from out of range are refused with their bound, bef
   }
 });
 
-t.test('usage errors exit 2 with the usage text', async (t) => {
-  for (const args of [[], ['--seed', 'x', 'f.yaml'], ['--bogus'], [join(dir, 'missing.yaml')]]) {
-    const r = sim(args);
-    t.equal(r.code, 2, args.join(' '));
-    t.match(r.err, /usage: npm run sim|cannot read/);
+t.test('a mistake on the command line: one line saying what is wrong, one pointing to --help, exit 2, nothing run', async (t) => {
+  const yaml = join(dir, 'missing.yaml');
+  const cases: readonly { args: string[]; first: string; help: string }[] = [
+    { args: [], first: 'sim: missing the scenario file', help: 'sim: see npm run sim -- --help' },
+    { args: ['--bogus'], first: 'sim: unknown option --bogus', help: 'sim: see npm run sim -- --help' },
+    { args: ['--seed', 'x', 'f.yaml'], first: 'sim: --seed: expected an integer from 0 to 9007199254740991, got "x"', help: 'sim: see npm run sim -- --help' },
+    // Every option that takes a value: missing at the end, or followed by another option.
+    { args: [yaml, '--trace', '--quiet'], first: 'sim: --trace needs a file', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--trace'], first: 'sim: --trace needs a file', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--report', '--quiet'], first: 'sim: --report needs a file', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--report'], first: 'sim: --report needs a file', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--seed', '--quiet'], first: 'sim: --seed needs a number', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--seed'], first: 'sim: --seed needs a number', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--max-steps', '--trace', 't.jsonl'], first: 'sim: --max-steps needs a number', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--max-steps'], first: 'sim: --max-steps needs a number', help: 'sim: see npm run sim -- --help' },
+    { args: ['swarm', '--seeds', '--from', '3'], first: 'sim swarm: --seeds needs a number', help: 'sim swarm: see npm run sim -- swarm --help' },
+    { args: ['swarm', '--seeds', '1', '--from'], first: 'sim swarm: --from needs a number', help: 'sim swarm: see npm run sim -- swarm --help' },
+    { args: ['swarm', '--seeds', '1', '--dump', '--from', '2'], first: 'sim swarm: --dump needs a file', help: 'sim swarm: see npm run sim -- swarm --help' },
+    { args: ['swarm', '--seeds', '1', '--dump'], first: 'sim swarm: --dump needs a file', help: 'sim swarm: see npm run sim -- swarm --help' },
+    { args: ['swarm'], first: 'sim swarm: missing --seeds N', help: 'sim swarm: see npm run sim -- swarm --help' },
+    { args: ['replay', 'rec', '--until', '--trace', 't.jsonl'], first: 'sim replay: --until needs a time', help: 'sim replay: see npm run sim -- replay --help' },
+    { args: ['replay', 'rec', '--until'], first: 'sim replay: --until needs a time', help: 'sim replay: see npm run sim -- replay --help' },
+    { args: ['replay', 'rec', '--trace', '--report', 'r.html'], first: 'sim replay: --trace needs a file', help: 'sim replay: see npm run sim -- replay --help' },
+    { args: ['replay', 'rec', '--report'], first: 'sim replay: --report needs a file', help: 'sim replay: see npm run sim -- replay --help' },
+    { args: ['replay'], first: 'sim replay: missing the recording directory', help: 'sim replay: see npm run sim -- replay --help' },
+    { args: ['hashes', '--updat'], first: 'sim hashes: unexpected "--updat"', help: 'sim hashes: see npm run sim -- hashes --help' },
+  ];
+  for (const c of cases) {
+    const r = sim(c.args);
+    t.equal(r.code, 2, c.args.join(' '));
+    t.equal(r.err, `${c.first}\n${c.help}\n`, `${c.args.join(' ')}: two lines`);
+    t.equal(r.out, '', `${c.args.join(' ')}: nothing on stdout`);
   }
+  const missing = sim([yaml]);
+  t.equal(missing.code, 2);
+  t.match(missing.err, /^sim: cannot read .*missing\.yaml: .*\n$/, 'a file that cannot be read: one line');
 });
 
 t.test('--help lists every command with the options its own usage shows, and README.md shows each option of each', async (t) => {
@@ -132,13 +162,14 @@ t.test('--help lists every command with the options its own usage shows, and REA
   for (const c of commands) {
     const own = sim([...c.args, '--help']);
     t.equal(own.code, 0, `${c.args.join(' ')} --help exits 0`);
-    const synopsis = c.synopsis.exec(own.err)?.[1] ?? '';
+    t.equal(own.err, '', `${c.args.join(' ')} --help: nothing on stderr`);
+    const synopsis = c.synopsis.exec(own.out)?.[1] ?? '';
     t.ok(synopsis !== '', `${c.args.join(' ')} --help: its usage line`);
-    t.ok(top.err.includes(synopsis), `the top-level help shows ${synopsis}`);
+    t.ok(top.out.includes(synopsis), `the top-level help shows ${synopsis}`);
     const shown = [...readme.matchAll(c.readme)].map((m) => m[1]).join(' ');
     for (const [option] of synopsis.matchAll(/--[a-z]+/g)) t.ok(shown.includes(option), `README.md shows ${synopsis.split(' ')[3]} ${option}`);
   }
-  t.notMatch(sim(['hashes', '--help']).err, /unexpected/, 'hashes --help is not an error');
+  t.notMatch(sim(['hashes', '--help']).out, /unexpected/, 'hashes --help is not an error');
 });
 
 t.test('an output file that cannot be written: one line, exit 2, before anything runs (the scenario and replay, --trace and --report; the swarm, --dump)', async (t) => {

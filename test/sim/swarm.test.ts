@@ -141,9 +141,11 @@ t.test('the command line: summary, exit codes, usage errors', async (t) => {
   for (const args of [['swarm'], ['swarm', '--seeds', '0'], ['swarm', '--seeds', 'x'], ['swarm', '--seeds', '2', '--dump', join(dir, 'x.yaml')], ['swarm', '--bogus']]) {
     const r = sim(args);
     t.equal(r.code, 2, args.join(' '));
-    t.match(r.err, /usage: npm run sim -- swarm --seeds N/);
+    t.match(r.err, /^sim swarm: .+\nsim swarm: see npm run sim -- swarm --help\n$/, `${args.join(' ')}: what is wrong, and where the usage is`);
   }
-  t.equal(sim(['swarm', '--help']).code, 0);
+  const help = sim(['swarm', '--help']);
+  t.equal(help.code, 0);
+  t.match(help.out, /usage: npm run sim -- swarm --seeds N/);
 });
 
 t.test('a planted scheduler bug is caught: constraint counters that forget placements', async (t) => {

@@ -66,6 +66,18 @@ const cases: readonly Case[] = [
     texts: ['drop unplaced web.instance-705d41b3 of /web: scale-down (more instances than the target)'],
   },
   {
+    // What a what-if's `killed` lists (docs/what-if.md): an instance waiting when the fork was
+    // taken has had no event the reader saw, and its drop is its first (it was left out).
+    name: 'the drop of an unplaced instance the reader never saw before (waiting when a what-if forked)',
+    steps: [{ event: changed('Scheduled', null), state: { goal: 'Decommissioned', killReason: 'scale-down' } }],
+    texts: ['drop unplaced web.instance-705d41b3 of /web: scale-down (more instances than the target)'],
+  },
+  {
+    name: 'an unplaced instance first seen waiting (goal Running) decides nothing',
+    steps: [{ event: changed('Scheduled', null), state: { goal: 'Running' } }],
+    texts: [],
+  },
+  {
     name: 'an unhealthy kill reads from its event, and the Killing after it adds nothing',
     steps: [
       { event: changed('Running'), state: { goal: 'Running' } },
@@ -210,7 +222,7 @@ t.test('an instance change delivered with its instance as decided reads that, no
   // kill reason cleared). The facts the core delivers with the event are what the decision says.
   const asked: string[] = [];
   const reader = new DecisionReader({ instance: (id) => { asked.push(id); return undefined; } });
-  t.equal(reader.read(changed('Scheduled', null)), undefined);
+  t.equal(reader.read(changed('Scheduled', null), { goal: 'Running', killReason: undefined }), undefined);
   const drop = reader.read(changed('Scheduled', null), { goal: 'Decommissioned', killReason: 'scale-down' });
   t.equal(drop?.text, 'drop unplaced web.instance-705d41b3 of /web: scale-down (more instances than the target)');
   reader.read(changed('Running'), { goal: 'Running', killReason: undefined });

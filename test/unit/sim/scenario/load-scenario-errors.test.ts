@@ -9,7 +9,7 @@ cluster:
 ${parts.cluster ?? '    - count: 3\n      resources: { cpus: 4, mem: 8192 }'}
 timeline:
   - at: 0s
-    app: { id: /web, instances: 2 }
+    app: { id: /web, instances: 2, cmd: sleep 100 }
 ${parts.timeline ?? ''}`;
 }
 
@@ -125,7 +125,10 @@ const cases: readonly Case[] = [
   {
     name: 'an agent named before the step that adds it',
     text: scenario({ timeline: '  - at: 1m\n    killAgent: agent-4\n  - at: 2m\n    addAgents: { resources: { cpus: 1, mem: 1 } }\n  - at: 3m\n    heal: agent-4' }),
-    errors: [`${F}: /timeline/1/killAgent: unknown agent "agent-4"; did you mean "agent-1"? (agents at this point: agent-1, agent-2, agent-3) (line 12)`],
+    errors: [
+      `${F}: /timeline/1/killAgent: unknown agent "agent-4"; did you mean "agent-1"? (agents at this point: agent-1, agent-2, agent-3) (line 12)`,
+      `${F}: /timeline/3/heal: agent "agent-4" is not partitioned at this point: nothing to heal (line 16)`,
+    ],
   },
   {
     name: 'bad comparison',
@@ -387,6 +390,109 @@ t.test('all problems of a file come at once, in line order', async (t) => {
     '/timeline/2/expect/healthy/~1web',
   ]);
 });
+
+/**
+ * One load reports every mistake (docs/scenario-format.md, "How errors are reported"): each row
+ * mixes mistakes that a first trial of the simulator saw only in a second round, after the
+ * others were fixed — unknown keys inside an app, the API converter's rules, bad times, wrong
+ * types, references — and lists them all, exactly, in line order.
+ */
+const oneGo: readonly Case[] = [
+  {
+    name: 'a bad `at` (schema) with an unknown key inside an app, an unknown agent, a run spec that is not there and a step after the end',
+    text: scenario({
+      timeline: [
+        '  - at: 0s', '    app: { id: /db, cmd: sleep 1, instnaces: 3 }',
+        '  - at: 5 min', '    partition: agent-1',
+        '  - at: 1m', '    partition: agent-9',
+        '  - at: 2m', '    kill: { id: /nope }',
+        '  - at: 31m', '    heal: agent-1',
+      ].join('\n'),
+    }),
+    errors: [
+      `${F}: /timeline/1/app/instnaces: unknown field "instnaces"; did you mean "instances"? (allowed: id, acceptedResourceRoles, args, backoffFactor, backoffSeconds, cmd, constraints, container, cpus, dependencies, disk, env, … (41 in all)) (line 12)`,
+      `${F}: /timeline/2/at: expected a duration such as "30s", "5m", "1h30m" or a number of milliseconds, got "5 min" (line 13)`,
+      `${F}: /timeline/3/partition: unknown agent "agent-9"; did you mean "agent-1"? (agents at this point: agent-1, agent-2, agent-3) (line 16)`,
+      `${F}: /timeline/4/kill/id: no app or pod with id "/nope" in this scenario (apps and pods: /web, /db) (line 18)`,
+      `${F}: /timeline/5/at: expected a time within the run (duration 30m), got 31m: the step would never run (line 19)`,
+    ],
+  },
+  {
+    name: 'a wrong type (schema) with the API converter\'s rules and a wrong type inside an app',
+    text: scenario({
+      timeline: [
+        '  - at: 1m', '    scale: { id: /web, instances: lots }',
+        '  - at: 2m', '    app: { id: /db, cmd: sleep 1, constraints: [[hostname, UNIQUE, x]] }',
+        '  - at: 3m', '    app: { id: /api, cmd: sleep 1, cpus: many }',
+      ].join('\n'),
+    }),
+    errors: [
+      `${F}: /timeline/1/scale/instances: expected a whole number, got "lots" (line 12)`,
+      `${F}: /timeline/2/app/constraints/0: UNIQUE does not accept a value (line 14)`,
+      `${F}: /timeline/3/app/cpus: expected a number, got "many" (line 16)`,
+    ],
+  },
+  {
+    name: 'a bad duration, time order, a bad timing, a __proto__ key and a missing field',
+    text: scenario({
+      head: 'name: x\nseed: 1\nduration: 30m\noptions: { timings: { offerInterval: 0, staging: 2 hours } }',
+      timeline: [
+        '  - at: 10m', '    note: first',
+        '  - at: 5m', '    note: earlier',
+        '  - at: 11m', '    scale: { id: /web }',
+        '  - at: 12m', '    __proto__: 1', '    note: hi',
+      ].join('\n'),
+    }),
+    errors: [
+      `${F}: /options/timings/staging: expected a delay range [min, max] of durations, or one duration (a duration such as "30s", "5m", "1h30m" or a number of milliseconds), got "2 hours" (line 4)`,
+      `${F}: /options/timings/offerInterval: expected a duration greater than 0 (line 4)`,
+      `${F}: /timeline/2/at: expected a time at or after the previous step's (10m), got 5m: steps must be in time order (line 14)`,
+      `${F}: /timeline/3/scale/instances: required field "instances" is missing (line 17)`,
+      `${F}: /timeline/4/__proto__: the key "__proto__" is not allowed (line 19)`,
+    ],
+  },
+  {
+    name: 'an agent group with a mistake: its agents are not known, so names of agents are not reported as unknown; the rest is',
+    text: scenario({
+      cluster: '    - count: 3\n      resources: { cpus: 4, mem: 8192 }\n    - idPrefix: big\n      resources: { cpus: 4 }',
+      timeline: '  - at: 1m\n    partition: big-1\n  - at: 2m\n    scale: { id: /wbe, instances: 1 }',
+    }),
+    errors: [
+      `${F}: /cluster/agents/1/resources/mem: required field "mem" is missing (line 9)`,
+      `${F}: /timeline/2/scale/id: no app or pod with id "/wbe" in this scenario; did you mean "/web"? (apps and pods: /web) (line 16)`,
+    ],
+  },
+];
+
+for (const c of oneGo) {
+  t.test(`one load, every mistake: ${c.name}`, async (t) => {
+    const result = loadScenario(F, c.text);
+    t.equal(result.ok, false, 'the file is refused');
+    if (result.ok) return;
+    t.strictSame(result.errors, c.errors);
+  });
+}
+
+/**
+ * Impossible fault steps (docs/scenario-format.md, Timeline): only partition, heal and killAgent
+ * change an agent, in file order, so each is checked against the ones before it when the file loads.
+ */
+const faults: readonly { name: string; steps: string; errors: readonly string[] }[] = [
+  { name: 'heal of an agent never partitioned', steps: '  - { at: 1m, heal: agent-1 }', errors: [`${F}: /timeline/1/heal: agent "agent-1" is not partitioned at this point: nothing to heal (line 11)`] },
+  { name: 'heal twice', steps: '  - { at: 1m, partition: agent-1 }\n  - { at: 2m, heal: agent-1 }\n  - { at: 3m, heal: agent-1 }', errors: [`${F}: /timeline/3/heal: agent "agent-1" is not partitioned at this point: nothing to heal (line 13)`] },
+  { name: 'killAgent twice', steps: '  - { at: 1m, killAgent: agent-2 }\n  - { at: 2m, killAgent: agent-2 }', errors: [`${F}: /timeline/2/killAgent: agent "agent-2" was already killed (the killAgent step at line 11) (line 12)`] },
+  { name: 'partition of a killed agent', steps: '  - { at: 1m, killAgent: agent-2 }\n  - { at: 2m, partition: agent-2 }', errors: [`${F}: /timeline/2/partition: agent "agent-2" was killed (the killAgent step at line 11): a dead agent cannot be partitioned (line 12)`] },
+  { name: 'partition twice', steps: '  - { at: 1m, partition: agent-3 }\n  - { at: 1m, partition: agent-3 }', errors: [`${F}: /timeline/2/partition: agent "agent-3" is already partitioned (the partition step at line 11); heal it first (line 12)`] },
+  { name: 'heal of an agent killed without a partition', steps: '  - { at: 1m, killAgent: agent-1 }\n  - { at: 2m, heal: agent-1 }', errors: [`${F}: /timeline/2/heal: agent "agent-1" is not partitioned at this point and was killed (the killAgent step at line 11): nothing to heal (line 12)`] },
+  { name: 'fine: partition, heal, partition again, heal; killAgent while partitioned, then its heal (a warning at the step)', steps: '  - { at: 1m, partition: agent-1 }\n  - { at: 2m, heal: agent-1 }\n  - { at: 3m, partition: agent-1 }\n  - { at: 4m, killAgent: agent-1 }\n  - { at: 5m, heal: agent-1 }', errors: [] },
+];
+
+for (const c of faults) {
+  t.test(`fault steps: ${c.name}`, async (t) => {
+    const result = loadScenario(F, scenario({ timeline: c.steps }));
+    t.strictSame(result.ok ? [] : result.errors, c.errors);
+  });
+}
 
 t.test(`at most ${SCENARIO_ERRORS_MAX} problems are printed, then how many more`, async (t) => {
   const steps = Array.from({ length: 50 }, (_, i) => `  - at: ${i + 1}s\n    partition: nobody${i}`).join('\n');

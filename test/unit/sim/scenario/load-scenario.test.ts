@@ -33,7 +33,7 @@ cluster:
       resources: { cpus: 32, mem: 65536, gpus: 2, ports: [[8000, 8100]] }
 timeline:
   - at: 0s
-    app: { id: web, instances: 3, cpus: 0.5, mem: 128, cmd: "sleep 1000", labels: { tier: front } }
+    app: { id: /web, instances: 3, cpus: 0.5, mem: 128, cmd: "sleep 1000", labels: { tier: front } }
   - at: 0
     pod: { id: /db, containers: [ { name: c, resources: { cpus: 1, mem: 64 } } ] }
   - at: 1m
@@ -133,7 +133,7 @@ t.test('a full example loads into the exact typed structure', async (t) => {
         atMs: 0, line: 29, pointer: '/timeline/0',
         action: {
           type: 'app', pointer: '/timeline/0/app', runSpecId: '/web', force: false,
-          definition: { id: 'web', instances: 3, cpus: 0.5, mem: 128, cmd: 'sleep 1000', labels: { tier: 'front' } },
+          definition: { id: '/web', instances: 3, cpus: 0.5, mem: 128, cmd: 'sleep 1000', labels: { tier: 'front' } },
         },
       },
       {

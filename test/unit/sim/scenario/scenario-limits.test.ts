@@ -76,7 +76,7 @@ const cases: readonly { name: string; text: string; error: RegExp }[] = [
   {
     name: 'a __proto__ key (silently lost, or taken for the prototype)',
     text: base({ timeline: '  - at: 1m\n    app: { id: /b, cmd: sleep 1, instances: 1, labels: { __proto__: v } }' }),
-    error: /^x\.yaml: \/timeline\/1\/app\/labels: the key "__proto__" is not allowed \(line 12\)$/,
+    error: /^x\.yaml: \/timeline\/1\/app\/labels\/__proto__: the key "__proto__" is not allowed \(line 12\)$/,
   },
   {
     name: 'flow nesting deeper than 64 levels (100000 levels overflowed the stack)',
@@ -118,6 +118,20 @@ for (const c of cases) {
     }
   });
 }
+
+t.test('a __proto__ key is reported at its own pointer and line, wherever it is (it was at line 1 at the top level)', async (t) => {
+  const rows: readonly { where: string; text: string; error: string }[] = [
+    { where: 'top level', text: base({ head: 'name: x\nseed: 1\n__proto__: 1\nduration: 2m' }), error: 'x.yaml: /__proto__: the key "__proto__" is not allowed (line 3)' },
+    { where: 'a timeline step', text: base({ timeline: '  - at: 1m\n    note: hi\n    __proto__: { x: 1 }' }), error: 'x.yaml: /timeline/1/__proto__: the key "__proto__" is not allowed (line 13)' },
+    { where: 'an agent group', text: base({ cluster: '    - count: 2\n      resources: { cpus: 4, mem: 4096 }\n      __proto__: 2' }), error: 'x.yaml: /cluster/agents/0/__proto__: the key "__proto__" is not allowed (line 8)' },
+    { where: 'an app definition, block style', text: base({ timeline: '  - at: 1m\n    app:\n      id: /b\n      cmd: sleep 1\n      env:\n        __proto__: x' }), error: 'x.yaml: /timeline/1/app/env/__proto__: the key "__proto__" is not allowed (line 16)' },
+  ];
+  for (const row of rows) {
+    const result = loadScenario(F, row.text);
+    t.equal(result.ok, false, row.where);
+    if (!result.ok) t.ok(result.errors.includes(row.error), `${row.where}: ${row.error}\n${result.errors.join('\n')}`);
+  }
+});
 
 t.test('the largest accepted values still load', async (t) => {
   const text = base({

@@ -1,0 +1,28 @@
+import type { CliIo } from './cli-io';
+
+/**
+ * The value of the option at `argv[index]` (the option itself is `argv[index - 1]`), or, when
+ * there is none or the next word is another option (`--trace --quiet`), why not:
+ * `--trace needs a file`. A value that really starts with `--` can be written `./--name`.
+ */
+export function optionValue(argv: readonly string[], index: number, what: string): { value: string } | { problem: string } {
+  const value = argv[index];
+  if (value === undefined || value.startsWith('--')) return { problem: `${argv[index - 1]} needs ${what}` };
+  return { value };
+}
+
+/**
+ * A mistake on a command line: one line saying what is wrong, one line pointing to the help
+ * (`sim: --trace needs a file` / `sim: see npm run sim -- --help`), exit 2. The full usage is for
+ * `--help` alone ({@link printUsage}).
+ */
+export function usageMistake(io: CliIo, who: string, problem: string, helpCommand: string): number {
+  io.stderr(`${who}: ${problem}\n${who}: see ${helpCommand}\n`);
+  return 2;
+}
+
+/** `--help`: the full usage on stdout, exit 0. */
+export function printUsage(io: CliIo, usage: string): number {
+  io.stdout(`${usage}\n`);
+  return 0;
+}
