@@ -75,6 +75,15 @@ export function notJsonMediaType(contentType: string | undefined): ApiError {
   return unsupportedMediaType(`Unsupported Media Type: ${sent} (request bodies must be sent as Content-Type: application/json)`);
 }
 
+/**
+ * A body sent with a `Content-Encoding` other than `identity` (`gzip`, `deflate`, `br`, …) → 415
+ * naming the encoding: pacer reads request bodies as sent, never inflated (server.ts,
+ * `refuseEncodedBodies`).
+ */
+export function encodedBody(contentEncoding: string): ApiError {
+  return unsupportedMediaType(`Unsupported Content-Encoding: ${echoed(contentEncoding)} (request bodies must be sent uncompressed, without Content-Encoding)`);
+}
+
 /** A URL path whose percent-escapes do not decode (`%ZZ`, a cut `%E`, bytes that are not UTF-8) → 400. */
 export function malformedUrl(path: string): ApiError {
   return new ApiError(400, { message: `Malformed URL '${echoed(path)}': a percent-escape is incomplete or does not decode to UTF-8` });

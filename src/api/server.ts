@@ -6,7 +6,7 @@ import { knownLeader } from './known-leader';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
-import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, malformedUrl, notJsonMediaType, routeNotFound } from './errors';
+import { ApiError, bodyTooLarge, emptyBody, encodedBody, internal, malformedJson, malformedUrl, notJsonMediaType, routeNotFound } from './errors';
 import { jsonBodyText, protoKeyAt } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
@@ -75,6 +75,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
       void (reply as FastifyReply).code(err.statusCode).type('application/json').send(err.body);
     },
   });
+  refuseEncodedBodies(app);
   installJsonParser(app);
   installErrorHandling(app, deps, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
   parts.front?.(app);
@@ -110,6 +111,36 @@ export function collapseSlashes(url: string): string {
   const path = q < 0 ? url : url.slice(0, q);
   const collapsed = path.replace(/\/{2,}/g, '/');
   return q < 0 ? collapsed : collapsed + url.slice(q);
+}
+
+/**
+ * A request body with a `Content-Encoding` other than `identity` is refused with 415 naming the
+ * encoding, before any of it is read; a bodyless request (no `Content-Length` above 0, no
+ * `Transfer-Encoding`) is served whatever the header says. It was parsed as if it were plain
+ * (a gzipped app answered `400 Invalid JSON … not valid UTF-8`). Refused rather than inflated:
+ * Marathon does not inflate request bodies either (its Jetty `GzipHandler` only compresses
+ * answers: `HttpModule.scala`, and the note in `HttpTransferMetricsHandler.scala`), so no
+ * Marathon client sends one, and refusing leaves no decompression bomb to bound. A client that
+ * compresses by default learns at once, from the message, what to turn off.
+ */
+function refuseEncodedBodies(app: FastifyInstance): void {
+  app.addHook('preParsing', (req, _reply, payload, done) => {
+    const encoding = req.headers['content-encoding'];
+    if (encoding === undefined || !hasBody(req) || isIdentity(encoding)) return done(null, payload);
+    done(encodedBody(encoding), payload);
+  });
+}
+
+/** Whether the request announces a body: a `Content-Length` above 0, or a `Transfer-Encoding`. */
+function hasBody(req: FastifyRequest): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length.trim() !== '0';
+}
+
+/** `identity`, or nothing but empty entries and `identity` (`identity, `): the body is as sent. */
+function isIdentity(encoding: string): boolean {
+  return encoding.split(',').every((e) => e.trim() === '' || e.trim().toLowerCase() === 'identity');
 }
 
 function installJsonParser(app: FastifyInstance): void {
