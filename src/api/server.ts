@@ -6,7 +6,8 @@ import { knownLeader } from './known-leader';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
-import { ApiError, bodyTooLarge, emptyBody, encodedBody, internal, malformedJson, malformedUrl, notJsonMediaType, routeNotFound } from './errors';
+import { ApiError, bodyTooLarge, emptyBody, encodedBody, internal, malformedJson, malformedUrl, notJsonMediaType, RouteNotFound } from './errors';
+import { RouteMethods } from './route-methods';
 import { jsonBodyText, protoKeyAt } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
@@ -52,7 +53,8 @@ export interface ServerParts {
  * lives here once: JSON parsing with Marathon's error bodies, the body limit, repeated slashes
  * collapsed (`/v2/apps//web`), Marathon's cache and leader headers (set by the request lifecycle,
  * request-lifecycle.ts, which also feeds the HTTP metrics and the request log), the error catalogue
- * as the only writer of error bodies, and 404 for unknown routes.
+ * as the only writer of error bodies, 405 with `Allow` for a method a known `/v2` path is not served
+ * with, and 404 for unknown routes.
  */
 export function buildServer(parts: ServerParts): FastifyInstance {
   const { deps } = parts;
@@ -77,7 +79,9 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   });
   refuseEncodedBodies(app);
   installJsonParser(app);
-  installErrorHandling(app, deps, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
+  // Before every route, so that it knows them all: which methods serve a path (405 or 404).
+  const routeMethods = RouteMethods.install(app);
+  installErrorHandling(app, deps, routeMethods, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
   parts.front?.(app);
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
@@ -198,10 +202,11 @@ export function marathonHeaders(deps: Pick<ApiDeps, 'config' | 'leaderAddress'>)
   };
 }
 
-function installErrorHandling(app: FastifyInstance, deps: ApiDeps, onCoreFailure: CoreFailureHandler): void {
+function installErrorHandling(app: FastifyInstance, deps: ApiDeps, routeMethods: RouteMethods, onCoreFailure: CoreFailureHandler): void {
+  // No route for the method and path: 405 with `Allow` when other methods serve the path, else 404.
   app.setNotFoundHandler((req, reply) => {
-    const err = routeNotFound(req.method, req.url);
-    void reply.code(err.statusCode).type('application/json').send(err.body);
+    const err = routeMethods.notServed(req);
+    void reply.code(err.statusCode).headers(err.headers).type('application/json').send(err.body);
   });
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
     if (isCoreFault(error)) {
@@ -212,8 +217,9 @@ function installErrorHandling(app: FastifyInstance, deps: ApiDeps, onCoreFailure
       void reply.code(503).type('application/json').send({ message: `pacer stopped: ${failure.message}` });
       return;
     }
-    const err = toApiError(error, deps.config.bodyLimitBytes, req.headers['content-type']);
-    void reply.code(err.statusCode).type('application/json').send(err.body);
+    // A wildcard route whose rest names nothing it serves (`POST /v2/apps/foo`): as a path no route serves.
+    const err = (error as unknown) instanceof RouteNotFound ? routeMethods.notServed(req) : toApiError(error, deps.config.bodyLimitBytes, req.headers['content-type']);
+    void reply.code(err.statusCode).headers(err.headers).type('application/json').send(err.body);
   });
 }
 
