@@ -61,7 +61,11 @@ export interface ApiConfig {
   readonly features: readonly string[];
   /** With `--zk` (several pacers, src/ha): what `/v2/info` reports as `zookeeper_config`; absent, every key is null. */
   readonly zookeeper?: ZookeeperFacts;
-  /** On Mesos: the framework pacer registers as; absent (other clusters), `/v2/info` reports those keys as null. */
+  /**
+   * The framework flags (`--framework_name`, `--mesos_user`, `--failover_timeout`): on Mesos the
+   * FrameworkInfo pacer registers with, on other clusters the flags as given (`/v2/info` reports
+   * them as Marathon reports its flags); absent, `/v2/info` reports their defaults.
+   */
   readonly mesosFramework?: MesosFrameworkFacts;
   /** `--webui_url` as given (`/v2/info` `webui_url`; null when not given, as Marathon reports its flag). */
   readonly webuiUrl?: string;
@@ -71,8 +75,8 @@ export interface ApiConfig {
 export interface MesosFrameworkFacts {
   /** `--framework_name` (`framework_name`). */
   readonly name: string;
-  /** `--mesos_user`, or the user running pacer (`mesos_user`). */
-  readonly user: string;
+  /** `--mesos_user`, or the user running pacer (`mesos_user`); absent = not given off Mesos (`/v2/info` names the user running pacer). */
+  readonly user?: string;
   /** `--failover_timeout`, seconds (`failover_timeout`). */
   readonly failoverTimeoutSeconds: number;
 }

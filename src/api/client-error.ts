@@ -14,11 +14,20 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const { status, message } = clientErrorAnswer(err.code);
   const body = JSON.stringify({ message });
+  // An answer to HEAD has no body (RFC 9110 §9.3.2), only the length a GET's would have, as
+  // Node writes the routed answers to HEAD. The method is read from the bytes the parser refused
+  // (`rawPacket`), when they start the request.
+  const payload = isHead((err as { rawPacket?: unknown }).rawPacket) ? '' : body;
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
-      + `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+      + `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${payload}`);
   }
   socket.destroy();
+}
+
+/** Whether the refused bytes start a HEAD request. */
+export function isHead(rawPacket: unknown): boolean {
+  return Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
 }
 
 /** The status and message for a parser error of this code. */

@@ -9,6 +9,8 @@ export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     readonly body: Readonly<Record<string, unknown>>,
+    /** Headers the answer carries besides the ones of every answer (`Allow` of a 405). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(typeof body.message === 'string' ? body.message : `HTTP ${statusCode}`);
   }
@@ -73,6 +75,15 @@ function echoed(text: string): string {
 export function notJsonMediaType(contentType: string | undefined): ApiError {
   const sent = contentType === undefined || contentType.trim() === '' ? 'no Content-Type' : echoed(contentType);
   return unsupportedMediaType(`Unsupported Media Type: ${sent} (request bodies must be sent as Content-Type: application/json)`);
+}
+
+/**
+ * A body sent with a `Content-Encoding` other than `identity` (`gzip`, `deflate`, `br`, …) → 415
+ * naming the encoding: pacer reads request bodies as sent, never inflated (server.ts,
+ * `refuseEncodedBodies`).
+ */
+export function encodedBody(contentEncoding: string): ApiError {
+  return unsupportedMediaType(`Unsupported Content-Encoding: ${echoed(contentEncoding)} (request bodies must be sent uncompressed, without Content-Encoding)`);
 }
 
 /** A URL path whose percent-escapes do not decode (`%ZZ`, a cut `%E`, bytes that are not UTF-8) → 400. */
@@ -190,9 +201,24 @@ export function notAuthorized(): ApiError {
   return new ApiError(403, { message: 'Not Authorized to perform this action!' });
 }
 
-/** An unknown route → 404 (spec README: Marathon's 500 "URI not found" was a regression; not copied). */
+/**
+ * A path no route serves → 404 (not Marathon's 500 "URI not found", fact 10: shared/spec/README.md).
+ * Thrown by a wildcard route whose rest names nothing it serves; the server answers it 405 instead
+ * when another method serves that path (route-methods.ts).
+ */
+export class RouteNotFound extends ApiError {}
+
 export function routeNotFound(method: string, url: string): ApiError {
-  return new ApiError(404, { message: `URI not found: ${method} ${url}`, details: [] });
+  return new RouteNotFound(404, { message: `URI not found: ${method} ${url}`, details: [] });
+}
+
+/**
+ * A method the path's routes do not serve, on a path other methods serve (`POST /v2/apps/foo`) →
+ * 405 with `Allow` naming them, as Marathon's Jersey answers; the body in the catalogue's shape.
+ */
+export function methodNotAllowed(method: string, path: string, allowed: readonly string[]): ApiError {
+  const list = allowed.join(', ');
+  return new ApiError(405, { message: `Method Not Allowed: ${method} ${echoed(path)} (allowed: ${list})`, details: [] }, { allow: list });
 }
 
 /** pacer could not do what was asked for a reason of its own host (a disk that refuses a write) → 503 with the reason. */

@@ -6,7 +6,8 @@ import { knownLeader } from './known-leader';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
-import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, malformedUrl, notJsonMediaType, routeNotFound } from './errors';
+import { ApiError, bodyTooLarge, emptyBody, encodedBody, internal, malformedJson, malformedUrl, notJsonMediaType, RouteNotFound } from './errors';
+import { RouteMethods } from './route-methods';
 import { jsonBodyText, protoKeyAt } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
@@ -52,7 +53,8 @@ export interface ServerParts {
  * lives here once: JSON parsing with Marathon's error bodies, the body limit, repeated slashes
  * collapsed (`/v2/apps//web`), Marathon's cache and leader headers (set by the request lifecycle,
  * request-lifecycle.ts, which also feeds the HTTP metrics and the request log), the error catalogue
- * as the only writer of error bodies, and 404 for unknown routes.
+ * as the only writer of error bodies, 405 with `Allow` for a method a known `/v2` path is not served
+ * with, and 404 for unknown routes.
  */
 export function buildServer(parts: ServerParts): FastifyInstance {
   const { deps } = parts;
@@ -75,8 +77,11 @@ export function buildServer(parts: ServerParts): FastifyInstance {
       void (reply as FastifyReply).code(err.statusCode).type('application/json').send(err.body);
     },
   });
+  refuseEncodedBodies(app);
   installJsonParser(app);
-  installErrorHandling(app, deps, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
+  // Before every route, so that it knows them all: which methods serve a path (405 or 404).
+  const routeMethods = RouteMethods.install(app);
+  installErrorHandling(app, deps, routeMethods, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
   parts.front?.(app);
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
@@ -110,6 +115,36 @@ export function collapseSlashes(url: string): string {
   const path = q < 0 ? url : url.slice(0, q);
   const collapsed = path.replace(/\/{2,}/g, '/');
   return q < 0 ? collapsed : collapsed + url.slice(q);
+}
+
+/**
+ * A request body with a `Content-Encoding` other than `identity` is refused with 415 naming the
+ * encoding, before any of it is read; a bodyless request (no `Content-Length` above 0, no
+ * `Transfer-Encoding`) is served whatever the header says. It was parsed as if it were plain
+ * (a gzipped app answered `400 Invalid JSON … not valid UTF-8`). Refused rather than inflated:
+ * Marathon does not inflate request bodies either (its Jetty `GzipHandler` only compresses
+ * answers: `HttpModule.scala`, and the note in `HttpTransferMetricsHandler.scala`), so no
+ * Marathon client sends one, and refusing leaves no decompression bomb to bound. A client that
+ * compresses by default learns at once, from the message, what to turn off.
+ */
+function refuseEncodedBodies(app: FastifyInstance): void {
+  app.addHook('preParsing', (req, _reply, payload, done) => {
+    const encoding = req.headers['content-encoding'];
+    if (encoding === undefined || !hasBody(req) || isIdentity(encoding)) return done(null, payload);
+    done(encodedBody(encoding), payload);
+  });
+}
+
+/** Whether the request announces a body: a `Content-Length` above 0, or a `Transfer-Encoding`. */
+function hasBody(req: FastifyRequest): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length.trim() !== '0';
+}
+
+/** `identity`, or nothing but empty entries and `identity` (`identity, `): the body is as sent. */
+function isIdentity(encoding: string): boolean {
+  return encoding.split(',').every((e) => e.trim() === '' || e.trim().toLowerCase() === 'identity');
 }
 
 function installJsonParser(app: FastifyInstance): void {
@@ -167,10 +202,11 @@ export function marathonHeaders(deps: Pick<ApiDeps, 'config' | 'leaderAddress'>)
   };
 }
 
-function installErrorHandling(app: FastifyInstance, deps: ApiDeps, onCoreFailure: CoreFailureHandler): void {
+function installErrorHandling(app: FastifyInstance, deps: ApiDeps, routeMethods: RouteMethods, onCoreFailure: CoreFailureHandler): void {
+  // No route for the method and path: 405 with `Allow` when other methods serve the path, else 404.
   app.setNotFoundHandler((req, reply) => {
-    const err = routeNotFound(req.method, req.url);
-    void reply.code(err.statusCode).type('application/json').send(err.body);
+    const err = routeMethods.notServed(req);
+    void reply.code(err.statusCode).headers(err.headers).type('application/json').send(err.body);
   });
   app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
     if (isCoreFault(error)) {
@@ -181,8 +217,9 @@ function installErrorHandling(app: FastifyInstance, deps: ApiDeps, onCoreFailure
       void reply.code(503).type('application/json').send({ message: `pacer stopped: ${failure.message}` });
       return;
     }
-    const err = toApiError(error, deps.config.bodyLimitBytes, req.headers['content-type']);
-    void reply.code(err.statusCode).type('application/json').send(err.body);
+    // A wildcard route whose rest names nothing it serves (`POST /v2/apps/foo`): as a path no route serves.
+    const err = (error as unknown) instanceof RouteNotFound ? routeMethods.notServed(req) : toApiError(error, deps.config.bodyLimitBytes, req.headers['content-type']);
+    void reply.code(err.statusCode).headers(err.headers).type('application/json').send(err.body);
   });
 }
 

@@ -240,7 +240,11 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
 export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'kind' | 'master' | 'mesosFramework'>, listeners: ApiListeners, zookeeper?: ZookeeperFacts): ApiConfig {
   return withListenerFacts({
     ...(zookeeper === undefined ? {} : { zookeeper }),
-    ...(cluster.mesosFramework === undefined ? {} : { mesosFramework: cluster.mesosFramework }),
+    // Off Mesos the framework flags are reported as given (or at their defaults), as Marathon reports its flags.
+    mesosFramework: cluster.mesosFramework ?? {
+      name: config.frameworkName, failoverTimeoutSeconds: config.failoverTimeoutSeconds,
+      ...(config.mesosUser === undefined ? {} : { user: config.mesosUser }),
+    },
     ...(config.webuiUrl === undefined ? {} : { webuiUrl: config.webuiUrl }),
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),

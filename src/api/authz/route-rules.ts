@@ -130,6 +130,13 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   // InfoResource, LeaderResource, SystemResource (metrics): ViewResource / UpdateResource.
   'GET /v2/info': VIEW_RESOURCE,
   'GET /v2/leader': VIEW_RESOURCE,
+  // PluginsResource: ViewResource for the list and a plugin's GET/HEAD; Marathon asks Create/Update/Delete on the
+  // plugins for a plugin's POST/PUT/DELETE, which pacer's system resources grant as UpdateResource.
+  'GET /v2/plugins': VIEW_RESOURCE,
+  'GET /v2/plugins/*': VIEW_RESOURCE,
+  'PUT /v2/plugins/*': { kind: 'resource', action: 'UpdateResource' },
+  'POST /v2/plugins/*': { kind: 'resource', action: 'UpdateResource' },
+  'DELETE /v2/plugins/*': { kind: 'resource', action: 'UpdateResource' },
   'DELETE /v2/leader': { kind: 'resource', action: 'UpdateResource' },
   'GET /metrics': VIEW_RESOURCE,
   'GET /metrics/prometheus': VIEW_RESOURCE,

@@ -78,12 +78,13 @@ t.test('restart: unknown app → 404; a deploying app → 409 unless force (fact
   t.strictSame(runningDeploymentIds(fx), [forced.json.deploymentId]);
 });
 
-t.test('only restart is POSTed below an app; other POSTs are unknown routes', async (t) => {
+t.test('only restart is POSTed below an app; other POSTs are 405 with the methods the path is served with', async (t) => {
   const fx = apiFor(t);
   await created(t, fx, appBody());
   const res = await call(fx, 'POST', '/v2/apps/foo/scale', {});
-  t.equal(res.status, 404);
-  t.match(res.json, { message: /^URI not found/ });
+  t.equal(res.status, 405);
+  t.equal(res.headers.allow, 'GET, HEAD, PUT, PATCH, DELETE');
+  t.match(res.json, { message: /^Method Not Allowed: POST \/v2\/apps\/foo\/scale/ });
   const get = await call(fx, 'GET', '/v2/apps/foo/restart');
   t.equal(get.status, 404, 'GET …/restart names the app /foo/restart');
   t.strictSame(get.json, { message: "App '/foo/restart' does not exist", details: [] });

@@ -47,21 +47,24 @@ t.test('an app is not a pod: GET /v2/pods/{appId} → 404', async (t) => {
   t.strictSame((await send(api.app, 'GET', '/v2/pods')).json, []);
 });
 
-t.test('unknown suffixes and unsupported methods answer 404', async (t) => {
+t.test('unknown suffixes answer 404; a method another method serves the target with answers 405 with Allow', async (t) => {
   const api = podApi(t);
   await createPod(api);
-  const cases: [string, string][] = [
-    ['GET', '/v2/pods/p::nope'],
-    ['GET', '/v2/pods/p::status/x'],
-    ['GET', '/v2/pods/p::instances'],
-    ['PUT', '/v2/pods/p::status'],
-    ['DELETE', '/v2/pods/::status'],
-    ['DELETE', '/v2/pods/p::versions'],
-    ['GET', '/v2/pods/::versions'],
+  const cases: [string, string, number, string | undefined][] = [
+    ['GET', '/v2/pods/p::nope', 404, undefined],
+    ['GET', '/v2/pods/p::status/x', 404, undefined],
+    ['GET', '/v2/pods/::versions', 404, undefined],
+    ['GET', '/v2/pods/p::instances', 405, 'DELETE'],
+    ['PUT', '/v2/pods/p::status', 405, 'GET'],
+    ['DELETE', '/v2/pods/::status', 405, 'GET'],
+    ['DELETE', '/v2/pods/p::versions', 405, 'GET'],
+    ['PATCH', '/v2/pods/p', 405, 'GET, PUT, DELETE'],
+    ['PATCH', '/v2/pods', 405, 'GET, HEAD, POST'],
   ];
-  for (const [method, url] of cases) {
+  for (const [method, url, status, allow] of cases) {
     const res = await send(api.app, method, url, method === 'PUT' ? podBody() : undefined);
-    t.equal(res.status, 404, `${method} ${url}`);
+    t.equal(res.status, status, `${method} ${url}`);
+    t.equal(res.headers.allow, allow, `${method} ${url}: Allow`);
     t.equal(typeof res.json.message, 'string');
   }
 });

@@ -1,6 +1,8 @@
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../../src/scheduler/scheduler-options';
 import t from 'tap';
 import { makeApi } from '../api-fixture';
+import type { ApiConfig } from '../../../src/api/api-deps';
+import { PROXY_CONNECT_TIMEOUT_MS, PROXY_READ_TIMEOUT_MS } from '../../../src/ha/leader-proxy';
 import { buildServer } from '../../../src/api/server';
 import { MARATHON_API_VERSION, splitHostPort } from '../../../src/api/v2/system/info-json';
 
@@ -40,7 +42,7 @@ t.test('GET /v2/info (fact 93)', async (t) => {
   t.same(Object.keys(info.marathon_config).sort(), [...MARATHON_CONFIG_KEYS].sort(), 'every marathon_config key');
   t.match(info.marathon_config, {
     master: 'zk://xxxxxxxx@zk1:2181/mesos', mesos_role: 'ops', features: ['task_killing'], default_network_name: 'dcos',
-    new_group_enforce_role: 'off', hostname: '127.0.0.1', ha: false, framework_name: null,
+    new_group_enforce_role: 'off', hostname: '127.0.0.1', ha: false, framework_name: 'marathon',
   });
   t.strictSame({
     decline_offer_duration: info.marathon_config.decline_offer_duration,
@@ -59,6 +61,57 @@ t.test('GET /v2/info (fact 93)', async (t) => {
   }, 'the options the core runs with, in Marathon\'s units');
   t.same(Object.keys(info.zookeeper_config).sort(), [...ZK_KEYS].sort());
   t.ok(Object.values(info.zookeeper_config).every((v) => v === null), 'no ZooKeeper');
+});
+
+t.test('marathon_config: every key with a default has its effective value, never null (Marathon writes its flags\' defaults)', async (t) => {
+  // [key, the API's config, the value]: Marathon's defaults (MarathonConf.scala and its traits) where pacer has no
+  // such setting, pacer's own where it has one; null only for flags without a default that were not given.
+  const rows: ReadonlyArray<readonly [string, Partial<ApiConfig>, unknown]> = [
+    ['checkpoint', {}, true],
+    ['executor', {}, '//cmd'],
+    ['failover_timeout', {}, 604_800],
+    ['failover_timeout', { mesosFramework: { name: 'm', user: 'u', failoverTimeoutSeconds: 60 } }, 60],
+    ['framework_name', {}, 'marathon'],
+    ['framework_name', { mesosFramework: { name: 'pacer-prod', failoverTimeoutSeconds: 60 } }, 'pacer-prod'],
+    ['mesos_user', { mesosFramework: { name: 'm', user: 'svc', failoverTimeoutSeconds: 60 } }, 'svc'],
+    ['launch_token', {}, 100],
+    ['launch_token_refresh_interval', {}, 30_000],
+    ['leader_proxy_connection_timeout_ms', {}, PROXY_CONNECT_TIMEOUT_MS],
+    ['leader_proxy_read_timeout_ms', {}, PROXY_READ_TIMEOUT_MS],
+    ['mesos_bridge_name', {}, 'mesos-bridge'],
+    ['mesos_heartbeat_failure_threshold', {}, 5],
+    ['mesos_heartbeat_interval', {}, 15_000],
+    ['min_revive_offers_interval', {}, 5_000],
+    ['offer_matching_timeout', {}, 3_000],
+    ['on_elected_prepare_timeout', {}, 180_000],
+    ['reconciliation_initial_delay', {}, 15_000],
+    ['scale_apps_initial_delay', {}, 15_000],
+    ['store_cache', {}, true],
+    ['task_launch_confirm_timeout', {}, 300_000],
+    ['task_launch_timeout', {}, 300_000],
+    ['task_lost_expunge_initial_delay', {}, 300_000],
+    ['task_lost_expunge_interval', {}, 30_000],
+    ['task_reservation_timeout', {}, 20_000],
+    // Flags without a default in Marathon: null until given.
+    ['access_control_allow_origin', {}, null],
+    ['env_vars_prefix', {}, null],
+    ['default_network_name', {}, null],
+    ['webui_url', {}, null],
+    ['mesos_leader_ui_url', {}, null],
+  ];
+  for (const [key, config, want] of rows) {
+    const fx = makeApi({ config });
+    const info = JSON.parse((await fx.app.inject({ method: 'GET', url: '/v2/info' })).body) as Record<string, Record<string, unknown>>;
+    await fx.app.close();
+    t.strictSame(info.marathon_config[key], want, `${key} ${JSON.stringify(config)}`);
+  }
+  const fx = makeApi();
+  const info = JSON.parse((await fx.app.inject({ method: 'GET', url: '/v2/info' })).body) as Record<string, Record<string, unknown>>;
+  await fx.app.close();
+  const nulls = Object.entries(info.marathon_config).filter(([, v]) => v === null).map(([k]) => k).sort();
+  t.same(nulls, ['access_control_allow_origin', 'default_network_name', 'env_vars_prefix', 'mesos_leader_ui_url', 'webui_url'],
+    'only flags without a default are null');
+  t.type(info.marathon_config.mesos_user, 'string', 'mesos_user: the user running pacer when not given');
 });
 
 t.test('marathon_config.maintenance_mode: the --[disable_]maintenance_mode toggle the core runs with, as Marathon reports it', async (t) => {

@@ -3,6 +3,7 @@ import { makeApi, type ApiFixture } from '../api-fixture';
 import { makeApp } from '../../builders/run-spec-builders';
 import { body, launchRunning, type TaskWire } from './tasks-fixture';
 import { isTerminalTaskState } from '../../../src/scheduler/model/task-state';
+import { MAX_ITEMS } from '../../../src/marathon/schemas/limits';
 
 function kill(fx: ApiFixture, payload: unknown, query = '') {
   return fx.app.inject({
@@ -153,4 +154,25 @@ t.test('errors', async (t) => {
     t.match(body(res), c.body, c.name);
   }
   t.equal(fx.harness.calls('kill').length, 0, 'no error killed anything');
+});
+
+t.test('the ids list is bounded by MAX_ITEMS, checked before any id is looked at', async (t) => {
+  const wellFormed = (i: number): string => `web.instance-00000000-0000-4000-8000-${String(i).padStart(12, '0')}._app.1`;
+  const rows: ReadonlyArray<{ name: string; ids: (taskIds: string[]) => unknown[]; query: string; status: number; killed: number }> = [
+    { name: `${MAX_ITEMS} ids (the bound) are served`, ids: (ids) => [ids[0], ...Array.from({ length: MAX_ITEMS - 1 }, (_, i) => wellFormed(i))], query: '', status: 200, killed: 1 },
+    { name: `${MAX_ITEMS + 1} ids: 422 at /ids`, ids: (ids) => [ids[0], ...Array.from({ length: MAX_ITEMS }, (_, i) => wellFormed(i))], query: '', status: 422, killed: 0 },
+    { name: 'duplicates count', ids: (ids) => Array.from({ length: MAX_ITEMS + 1 }, () => ids[0]), query: '?scale=true', status: 422, killed: 0 },
+    { name: 'checked before the ids\' shapes', ids: () => Array.from({ length: MAX_ITEMS + 1 }, () => 7), query: '', status: 422, killed: 0 },
+  ];
+  for (const row of rows) {
+    const { fx, taskIds } = deployed();
+    t.teardown(() => fx.app.close());
+    const res = await kill(fx, { ids: row.ids(taskIds) }, row.query);
+    t.equal(res.statusCode, row.status, `${row.name}: status (${res.body.slice(0, 200)})`);
+    if (row.status === 422) {
+      t.same(JSON.parse(res.body), { message: 'Invalid JSON', details: [{ path: '/ids', errors: ['error.maxLength'] }] }, `${row.name}: body`);
+      t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 2, `${row.name}: not scaled`);
+    }
+    t.equal(fx.harness.calls('kill').length, row.killed, `${row.name}: kills`);
+  }
 });

@@ -68,6 +68,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `| ${n(MAX_STRING_LENGTH)} characters | \`MAX_STRING_LENGTH\``,
     `| ${n(MAX_KEY_LENGTH)} characters | \`MAX_KEY_LENGTH\``,
     `| ${n(MAX_ITEMS)} | \`MAX_ITEMS\``,
+    `| task ids of one \`POST /v2/tasks/delete\` body (\`{"ids":[…]}\`) | ${n(MAX_ITEMS)}, the bound of every other list (duplicates count) | \`MAX_ITEMS\``,
     `one input creates at most ${DEFAULT_INSTANCES_PER_INPUT} instances and kills at most ${DEFAULT_INSTANCES_PER_INPUT} for a delete, and places at most ${DEFAULT_LAUNCHES_PER_INPUT}`,
     `| ${DEFAULT_INSTANCES_PER_INPUT} (the core's default, which scenarios keep: ${n(DEFAULT_SCHEDULER_OPTIONS.instancesPerInput)}) | \`--instances_per_input\``,
     `after subscribing and every ${DEFAULT_SCHEDULER_OPTIONS.reconciliationIntervalMs / 1000} s`,

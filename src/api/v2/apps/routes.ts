@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import { segments } from '../../../scheduler/index';
 import { routeNotFound } from '../../errors';
 import { queryOf, type Query } from '../../query';
 import { createApp } from './app-create';
@@ -43,7 +44,9 @@ export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.put('/v2/apps/*', (request, reply) => updateApp(deps, request, reply, appIdOf(deps, request), false));
   app.patch('/v2/apps/*', (request, reply) => updateApp(deps, request, reply, appIdOf(deps, request), true));
   app.delete('/v2/apps/*', (request, reply) => remove(deps, request, reply, target(deps, request, DELETE_KINDS)));
-  app.post('/v2/apps/*', (request, reply) => post(deps, request, reply, target(deps, request, POST_KINDS)));
+  // Only `…/restart` is POSTed below an app: POST elsewhere is 405 (route-methods.ts).
+  const servesPath = (rest: string): boolean => segments(rest).at(-1) === 'restart';
+  app.post('/v2/apps/*', { config: { servesPath } }, (request, reply) => post(deps, request, reply, target(deps, request, POST_KINDS)));
 }
 
 function get(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, t: AppTarget): unknown {

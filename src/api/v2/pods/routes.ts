@@ -10,7 +10,8 @@ import { createPod, deletePod, replacePod } from './pod-write-handlers';
  * The `/v2/pods` routes (spec sections 1 and 4, facts 77–88). Pod ids contain slashes, so one
  * wildcard route per method takes the rest of the path and {@link podTargetOf} splits the `::`
  * suffixes (`::status`, `::versions[/v]`, `::instances[/id]`). Repeated slashes are collapsed by
- * the server before routing. A path/method pair Marathon does not serve answers 404.
+ * the server before routing. A method Marathon does not serve on a target another method serves
+ * answers 405 with `Allow` (`PUT /v2/pods/p::status`); a target no method serves, 404.
  */
 export function podsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // Fact 77: the capability probe "are pods supported" → 200 with an empty body.
@@ -20,9 +21,18 @@ export function podsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.head('/v2/pods', (_request, reply) => reply.code(200).send());
   app.get('/v2/pods', { exposeHeadRoute: false }, (_request, reply) => reply.send(listPods(deps)));
   app.post('/v2/pods', (request, reply) => reply.send(createPod(deps, request, reply)));
-  app.get('/v2/pods/*', { exposeHeadRoute: false }, (request, reply) => reply.send(read(deps, request)));
-  app.put('/v2/pods/*', (request, reply) => reply.send(write(deps, request, reply)));
-  app.delete('/v2/pods/*', (request, reply) => reply.send(remove(deps, request, reply)));
+  // Which targets each method serves: another method on a served target is 405 (route-methods.ts).
+  app.get('/v2/pods/*', { exposeHeadRoute: false, config: { servesPath: serves(READ_KINDS) } }, (request, reply) => reply.send(read(deps, request)));
+  app.put('/v2/pods/*', { config: { servesPath: serves(WRITE_KINDS) } }, (request, reply) => reply.send(write(deps, request, reply)));
+  app.delete('/v2/pods/*', { config: { servesPath: serves(REMOVE_KINDS) } }, (request, reply) => reply.send(remove(deps, request, reply)));
+}
+
+const READ_KINDS = new Set<PodTarget['kind']>(['list', 'allStatus', 'pod', 'status', 'versions', 'version']);
+const WRITE_KINDS = new Set<PodTarget['kind']>(['pod']);
+const REMOVE_KINDS = new Set<PodTarget['kind']>(['pod', 'instance', 'instances']);
+
+function serves(kinds: ReadonlySet<PodTarget['kind']>): (rest: string) => boolean {
+  return (rest) => kinds.has(podTargetOf(rest).kind);
 }
 
 function targetOf(request: FastifyRequest): PodTarget {

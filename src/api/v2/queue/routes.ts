@@ -21,7 +21,8 @@ export function queueRoutes(app: FastifyInstance, deps: ApiDeps): void {
     return reply.type('application/json').send(body);
   });
 
-  app.delete('/v2/queue/*', (req, reply) => {
+  // Only `<runSpecId>/delay` is served below the queue (route-methods.ts: GET there is 405, other paths 404).
+  app.delete('/v2/queue/*', { config: { servesPath: (rest) => delayPathRunSpecId(rest) !== undefined } }, (req, reply) => {
     const rest = (req.params as { '*': string })['*'];
     const runSpecId = delayPathRunSpecId(rest);
     if (runSpecId === undefined) throw routeNotFound(req.method, req.url);
