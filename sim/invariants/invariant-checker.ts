@@ -6,6 +6,7 @@ import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
 import { FloorOracle } from './floor-oracle';
 import { FailoverOracle } from './failover-oracle';
+import { RestartHealthOracle } from './restart-health-oracle';
 import type { LiveTask } from '../cluster/cluster-types';
 
 /** What the checker needs to know of the simulated cluster's books. */
@@ -53,8 +54,8 @@ export class InvariantChecker {
     this.floor = new FloorOracle(unhealthyKillFloor);
   }
 
-  /** Restarts (by deployment id) whose healthy count has reached the minimum once. */
-  private readonly reachedMinimum = new Set<string>();
+  /** Rolling restarts' healthy counts (by deployment and run spec id): the lower bound through pacer's kills. */
+  private readonly restartHealth = new RestartHealthOracle();
   /** When the oracles' entries are swept next ({@link sweepGone}). */
   private readonly sweeps = new SweepThreshold(SWEEP_MIN_ENTRIES);
 
@@ -140,7 +141,7 @@ export class InvariantChecker {
 
   /** Entries the oracles hold by instance, run spec or deployment (tests: the sweep bounds it). */
   get remembered(): number {
-    return this.backoff.size + this.floor.size + this.reachedMinimum.size;
+    return this.backoff.size + this.floor.size + this.restartHealth.size;
   }
 
   /**
@@ -156,14 +157,14 @@ export class InvariantChecker {
     this.backoff.forgetGone(gone);
     this.floor.forgetGone(gone);
     const running = new Set(core.deployments().map((d) => d.deployment.plan.id));
-    for (const key of this.reachedMinimum) if (!running.has(key.slice(0, key.indexOf(' ')))) this.reachedMinimum.delete(key);
+    this.restartHealth.forget((key) => running.has(key.slice(0, key.indexOf(' '))));
     this.sweeps.swept(this.remembered);
   }
 
   /**
    * Every RestartApplication in progress: instances that exist (not terminal, old or new) never
-   * exceed the strategy's maximum, and once the healthy count reached the minimum it stays there
-   * (in a run without faults only our own kills could lower it).
+   * exceed the strategy's maximum, and once the healthy count reached the minimum the restart's
+   * own kills never take it below ({@link RestartHealthOracle}: faults do not count).
    */
   private rollingBounds(): string[] {
     const out: string[] = [];
@@ -176,11 +177,11 @@ export class InvariantChecker {
         const instances = this.scheduler.instances(spec.id);
         const existing = instances.filter((i) => !TERMINAL.has(i.condition) && i.condition !== 'Scheduled').length;
         const checks = spec.kind === 'app' ? spec.healthChecks.length > 0 : spec.containers.some((c) => c.healthCheck !== undefined);
-        const healthy = instances.filter((i) => i.condition === 'Running' && (!checks || i.healthy === true)).length;
+        const healthy = instances.filter((i) => i.condition === 'Running' && (!checks || i.healthy === true));
         const key = `${deployment.plan.id} ${spec.id}`;
         if (existing > bounds.maxCapacity) out.push(`${spec.id}: ${existing} instances exist during a rolling restart, maximum ${bounds.maxCapacity}`);
-        if (healthy >= bounds.minHealthy) this.reachedMinimum.add(key);
-        else if (this.reachedMinimum.has(key)) out.push(`${spec.id}: ${healthy} healthy instances during a rolling restart, minimum ${bounds.minHealthy}`);
+        const low = this.restartHealth.check(key, healthy, bounds.minHealthy, (id) => this.scheduler.instance(id));
+        if (low !== undefined) out.push(`${spec.id}: ${low}`);
       }
     }
     return out;
