@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.app = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"]};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}},"required":["minimumHealthCapacity","maximumOverCapacity"]},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"]};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
 const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -6342,11 +6342,8 @@ errors++;
 if(data.upgradeStrategy !== undefined){
 let data182 = data.upgradeStrategy;
 if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
-if(data182.minimumHealthCapacity !== undefined){
-let data183 = data182.minimumHealthCapacity;
-if((typeof data183 == "number") && (isFinite(data183))){
-if(data183 > 1 || isNaN(data183)){
-const err489 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(data182.minimumHealthCapacity === undefined){
+const err489 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/required",keyword:"required",params:{missingProperty: "minimumHealthCapacity"},message:"must have required property '"+"minimumHealthCapacity"+"'",schema:schema11.properties.upgradeStrategy.required,parentSchema:schema11.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err489];
 }
@@ -6355,8 +6352,8 @@ vErrors.push(err489);
 }
 errors++;
 }
-if(data183 < 0 || isNaN(data183)){
-const err490 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(data182.maximumOverCapacity === undefined){
+const err490 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/required",keyword:"required",params:{missingProperty: "maximumOverCapacity"},message:"must have required property '"+"maximumOverCapacity"+"'",schema:schema11.properties.upgradeStrategy.required,parentSchema:schema11.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err490];
 }
@@ -6365,9 +6362,11 @@ vErrors.push(err490);
 }
 errors++;
 }
-}
-else {
-const err491 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(data182.minimumHealthCapacity !== undefined){
+let data183 = data182.minimumHealthCapacity;
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 > 1 || isNaN(data183)){
+const err491 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err491];
 }
@@ -6376,12 +6375,8 @@ vErrors.push(err491);
 }
 errors++;
 }
-}
-if(data182.maximumOverCapacity !== undefined){
-let data184 = data182.maximumOverCapacity;
-if((typeof data184 == "number") && (isFinite(data184))){
-if(data184 > 1 || isNaN(data184)){
-const err492 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(data183 < 0 || isNaN(data183)){
+const err492 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err492];
 }
@@ -6390,8 +6385,9 @@ vErrors.push(err492);
 }
 errors++;
 }
-if(data184 < 0 || isNaN(data184)){
-const err493 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+}
+else {
+const err493 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err493];
 }
@@ -6401,8 +6397,11 @@ vErrors.push(err493);
 errors++;
 }
 }
-else {
-const err494 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(data182.maximumOverCapacity !== undefined){
+let data184 = data182.maximumOverCapacity;
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 > 1 || isNaN(data184)){
+const err494 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err494];
 }
@@ -6411,10 +6410,8 @@ vErrors.push(err494);
 }
 errors++;
 }
-}
-}
-else {
-const err495 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data182};
+if(data184 < 0 || isNaN(data184)){
+const err495 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err495];
 }
@@ -6424,11 +6421,8 @@ vErrors.push(err495);
 errors++;
 }
 }
-if(data.uris !== undefined){
-let data185 = data.uris;
-if(Array.isArray(data185)){
-if(data185.length > 1000){
-const err496 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data185};
+else {
+const err496 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err496];
 }
@@ -6437,12 +6431,10 @@ vErrors.push(err496);
 }
 errors++;
 }
-const len22 = data185.length;
-for(let i22=0; i22<len22; i22++){
-let data186 = data185[i22];
-if(typeof data186 === "string"){
-if(func2(data186) > 1024){
-const err497 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data186};
+}
+}
+else {
+const err497 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err497];
 }
@@ -6451,8 +6443,12 @@ vErrors.push(err497);
 }
 errors++;
 }
-if(func2(data186) < 1){
-const err498 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data186};
+}
+if(data.uris !== undefined){
+let data185 = data.uris;
+if(Array.isArray(data185)){
+if(data185.length > 1000){
+const err498 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data185};
 if(vErrors === null){
 vErrors = [err498];
 }
@@ -6461,9 +6457,12 @@ vErrors.push(err498);
 }
 errors++;
 }
-}
-else {
-const err499 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data186};
+const len22 = data185.length;
+for(let i22=0; i22<len22; i22++){
+let data186 = data185[i22];
+if(typeof data186 === "string"){
+if(func2(data186) > 1024){
+const err499 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err499];
 }
@@ -6472,10 +6471,8 @@ vErrors.push(err499);
 }
 errors++;
 }
-}
-}
-else {
-const err500 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data185};
+if(func2(data186) < 1){
+const err500 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err500];
 }
@@ -6485,11 +6482,8 @@ vErrors.push(err500);
 errors++;
 }
 }
-if(data.user !== undefined){
-let data187 = data.user;
-if(typeof data187 === "string"){
-if(func2(data187) > 32768){
-const err501 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data187};
+else {
+const err501 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err501];
 }
@@ -6499,8 +6493,9 @@ vErrors.push(err501);
 errors++;
 }
 }
+}
 else {
-const err502 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data187};
+const err502 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data185};
 if(vErrors === null){
 vErrors = [err502];
 }
@@ -6510,11 +6505,11 @@ vErrors.push(err502);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data188 = data.version;
-if(typeof data188 === "string"){
-if(func2(data188) > 32768){
-const err503 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data188};
+if(data.user !== undefined){
+let data187 = data.user;
+if(typeof data187 === "string"){
+if(func2(data187) > 32768){
+const err503 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data187};
 if(vErrors === null){
 vErrors = [err503];
 }
@@ -6525,12 +6520,37 @@ errors++;
 }
 }
 else {
-const err504 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data188};
+const err504 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data187};
 if(vErrors === null){
 vErrors = [err504];
 }
 else {
 vErrors.push(err504);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data188 = data.version;
+if(typeof data188 === "string"){
+if(func2(data188) > 32768){
+const err505 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err505];
+}
+else {
+vErrors.push(err505);
+}
+errors++;
+}
+}
+else {
+const err506 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err506];
+}
+else {
+vErrors.push(err506);
 }
 errors++;
 }
@@ -6542,32 +6562,7 @@ if(data189.lastScalingAt !== undefined){
 let data190 = data189.lastScalingAt;
 if(typeof data190 === "string"){
 if(func2(data190) > 32768){
-const err505 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
-if(vErrors === null){
-vErrors = [err505];
-}
-else {
-vErrors.push(err505);
-}
-errors++;
-}
-}
-else {
-const err506 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
-if(vErrors === null){
-vErrors = [err506];
-}
-else {
-vErrors.push(err506);
-}
-errors++;
-}
-}
-if(data189.lastConfigChangeAt !== undefined){
-let data191 = data189.lastConfigChangeAt;
-if(typeof data191 === "string"){
-if(func2(data191) > 32768){
-const err507 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+const err507 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
 if(vErrors === null){
 vErrors = [err507];
 }
@@ -6578,7 +6573,7 @@ errors++;
 }
 }
 else {
-const err508 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+const err508 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
 if(vErrors === null){
 vErrors = [err508];
 }
@@ -6588,9 +6583,11 @@ vErrors.push(err508);
 errors++;
 }
 }
-}
-else {
-const err509 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data189};
+if(data189.lastConfigChangeAt !== undefined){
+let data191 = data189.lastConfigChangeAt;
+if(typeof data191 === "string"){
+if(func2(data191) > 32768){
+const err509 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
 if(vErrors === null){
 vErrors = [err509];
 }
@@ -6600,11 +6597,8 @@ vErrors.push(err509);
 errors++;
 }
 }
-if(data.killSelection !== undefined){
-let data192 = data.killSelection;
-if(typeof data192 === "string"){
-if(func2(data192) > 32768){
-const err510 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data192};
+else {
+const err510 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
 if(vErrors === null){
 vErrors = [err510];
 }
@@ -6614,13 +6608,39 @@ vErrors.push(err510);
 errors++;
 }
 }
+}
 else {
-const err511 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data192};
+const err511 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data189};
 if(vErrors === null){
 vErrors = [err511];
 }
 else {
 vErrors.push(err511);
+}
+errors++;
+}
+}
+if(data.killSelection !== undefined){
+let data192 = data.killSelection;
+if(typeof data192 === "string"){
+if(func2(data192) > 32768){
+const err512 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err512];
+}
+else {
+vErrors.push(err512);
+}
+errors++;
+}
+}
+else {
+const err513 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err513];
+}
+else {
+vErrors.push(err513);
 }
 errors++;
 }
@@ -6631,12 +6651,12 @@ const _errs519 = errors;
 let valid127 = true;
 const _errs520 = errors;
 if(typeof data193 !== "string"){
-const err512 = {};
+const err514 = {};
 if(vErrors === null){
-vErrors = [err512];
+vErrors = [err514];
 }
 else {
-vErrors.push(err512);
+vErrors.push(err514);
 }
 errors++;
 }
@@ -6654,12 +6674,12 @@ let ifClause3;
 if(_valid25){
 const _errs522 = errors;
 if(!(data193 === "disabled")){
-const err513 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data193};
+const err515 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data193};
 if(vErrors === null){
-vErrors = [err513];
+vErrors = [err515];
 }
 else {
-vErrors.push(err513);
+vErrors.push(err515);
 }
 errors++;
 }
@@ -6673,28 +6693,7 @@ if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
 if(data193.inactiveAfterSeconds !== undefined){
 let data194 = data193.inactiveAfterSeconds;
 if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
-const err514 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
-if(vErrors === null){
-vErrors = [err514];
-}
-else {
-vErrors.push(err514);
-}
-errors++;
-}
-if((typeof data194 == "number") && (isFinite(data194))){
-if(data194 > 2147483647 || isNaN(data194)){
-const err515 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
-if(vErrors === null){
-vErrors = [err515];
-}
-else {
-vErrors.push(err515);
-}
-errors++;
-}
-if(data194 < 0 || isNaN(data194)){
-const err516 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+const err516 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err516];
 }
@@ -6703,12 +6702,9 @@ vErrors.push(err516);
 }
 errors++;
 }
-}
-}
-if(data193.expungeAfterSeconds !== undefined){
-let data195 = data193.expungeAfterSeconds;
-if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
-const err517 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if((typeof data194 == "number") && (isFinite(data194))){
+if(data194 > 2147483647 || isNaN(data194)){
+const err517 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err517];
 }
@@ -6717,9 +6713,8 @@ vErrors.push(err517);
 }
 errors++;
 }
-if((typeof data195 == "number") && (isFinite(data195))){
-if(data195 > 2147483647 || isNaN(data195)){
-const err518 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(data194 < 0 || isNaN(data194)){
+const err518 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err518];
 }
@@ -6728,8 +6723,12 @@ vErrors.push(err518);
 }
 errors++;
 }
-if(data195 < 0 || isNaN(data195)){
-const err519 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+}
+}
+if(data193.expungeAfterSeconds !== undefined){
+let data195 = data193.expungeAfterSeconds;
+if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
+const err519 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err519];
 }
@@ -6738,11 +6737,9 @@ vErrors.push(err519);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err520 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
+if((typeof data195 == "number") && (isFinite(data195))){
+if(data195 > 2147483647 || isNaN(data195)){
+const err520 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err520];
 }
@@ -6751,12 +6748,8 @@ vErrors.push(err520);
 }
 errors++;
 }
-var _valid25 = _errs523 === errors;
-valid127 = _valid25;
-ifClause3 = "else";
-}
-if(!valid127){
-const err521 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data193};
+if(data195 < 0 || isNaN(data195)){
+const err521 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err521];
 }
@@ -6766,10 +6759,10 @@ vErrors.push(err521);
 errors++;
 }
 }
-if(data.tty !== undefined){
-let data196 = data.tty;
-if(typeof data196 !== "boolean"){
-const err522 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data196};
+}
+}
+else {
+const err522 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
 if(vErrors === null){
 vErrors = [err522];
 }
@@ -6778,12 +6771,12 @@ vErrors.push(err522);
 }
 errors++;
 }
+var _valid25 = _errs523 === errors;
+valid127 = _valid25;
+ifClause3 = "else";
 }
-if(data.role !== undefined){
-let data197 = data.role;
-if(typeof data197 === "string"){
-if(func2(data197) > 32768){
-const err523 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data197};
+if(!valid127){
+const err523 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data193};
 if(vErrors === null){
 vErrors = [err523];
 }
@@ -6792,8 +6785,11 @@ vErrors.push(err523);
 }
 errors++;
 }
-if(func2(data197) < 1){
-const err524 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data197};
+}
+if(data.tty !== undefined){
+let data196 = data.tty;
+if(typeof data196 !== "boolean"){
+const err524 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data196};
 if(vErrors === null){
 vErrors = [err524];
 }
@@ -6803,8 +6799,11 @@ vErrors.push(err524);
 errors++;
 }
 }
-else {
-const err525 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data197};
+if(data.role !== undefined){
+let data197 = data.role;
+if(typeof data197 === "string"){
+if(func2(data197) > 32768){
+const err525 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data197};
 if(vErrors === null){
 vErrors = [err525];
 }
@@ -6813,10 +6812,8 @@ vErrors.push(err525);
 }
 errors++;
 }
-}
-}
-else {
-const err526 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(func2(data197) < 1){
+const err526 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data197};
 if(vErrors === null){
 vErrors = [err526];
 }
@@ -6825,12 +6822,35 @@ vErrors.push(err526);
 }
 errors++;
 }
+}
+else {
+const err527 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err527];
+}
+else {
+vErrors.push(err527);
+}
+errors++;
+}
+}
+}
+else {
+const err528 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err528];
+}
+else {
+vErrors.push(err528);
+}
+errors++;
+}
 validate10.errors = vErrors;
 return errors === 0;
 }
 
 exports.update = validate11;
-const schema12 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}}};
+const schema12 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}},"required":["minimumHealthCapacity","maximumOverCapacity"]},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}}};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13155,11 +13175,8 @@ errors++;
 if(data.upgradeStrategy !== undefined){
 let data182 = data.upgradeStrategy;
 if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
-if(data182.minimumHealthCapacity !== undefined){
-let data183 = data182.minimumHealthCapacity;
-if((typeof data183 == "number") && (isFinite(data183))){
-if(data183 > 1 || isNaN(data183)){
-const err488 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(data182.minimumHealthCapacity === undefined){
+const err488 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/required",keyword:"required",params:{missingProperty: "minimumHealthCapacity"},message:"must have required property '"+"minimumHealthCapacity"+"'",schema:schema12.properties.upgradeStrategy.required,parentSchema:schema12.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err488];
 }
@@ -13168,8 +13185,8 @@ vErrors.push(err488);
 }
 errors++;
 }
-if(data183 < 0 || isNaN(data183)){
-const err489 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(data182.maximumOverCapacity === undefined){
+const err489 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/required",keyword:"required",params:{missingProperty: "maximumOverCapacity"},message:"must have required property '"+"maximumOverCapacity"+"'",schema:schema12.properties.upgradeStrategy.required,parentSchema:schema12.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err489];
 }
@@ -13178,9 +13195,11 @@ vErrors.push(err489);
 }
 errors++;
 }
-}
-else {
-const err490 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(data182.minimumHealthCapacity !== undefined){
+let data183 = data182.minimumHealthCapacity;
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 > 1 || isNaN(data183)){
+const err490 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err490];
 }
@@ -13189,12 +13208,8 @@ vErrors.push(err490);
 }
 errors++;
 }
-}
-if(data182.maximumOverCapacity !== undefined){
-let data184 = data182.maximumOverCapacity;
-if((typeof data184 == "number") && (isFinite(data184))){
-if(data184 > 1 || isNaN(data184)){
-const err491 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(data183 < 0 || isNaN(data183)){
+const err491 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err491];
 }
@@ -13203,8 +13218,9 @@ vErrors.push(err491);
 }
 errors++;
 }
-if(data184 < 0 || isNaN(data184)){
-const err492 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+}
+else {
+const err492 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err492];
 }
@@ -13214,8 +13230,11 @@ vErrors.push(err492);
 errors++;
 }
 }
-else {
-const err493 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(data182.maximumOverCapacity !== undefined){
+let data184 = data182.maximumOverCapacity;
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 > 1 || isNaN(data184)){
+const err493 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err493];
 }
@@ -13224,10 +13243,8 @@ vErrors.push(err493);
 }
 errors++;
 }
-}
-}
-else {
-const err494 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.upgradeStrategy.type,parentSchema:schema12.properties.upgradeStrategy,data:data182};
+if(data184 < 0 || isNaN(data184)){
+const err494 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err494];
 }
@@ -13237,11 +13254,8 @@ vErrors.push(err494);
 errors++;
 }
 }
-if(data.uris !== undefined){
-let data185 = data.uris;
-if(Array.isArray(data185)){
-if(data185.length > 1000){
-const err495 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.uris,data:data185};
+else {
+const err495 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err495];
 }
@@ -13250,12 +13264,10 @@ vErrors.push(err495);
 }
 errors++;
 }
-const len22 = data185.length;
-for(let i22=0; i22<len22; i22++){
-let data186 = data185[i22];
-if(typeof data186 === "string"){
-if(func2(data186) > 1024){
-const err496 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.uris.items,data:data186};
+}
+}
+else {
+const err496 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.upgradeStrategy.type,parentSchema:schema12.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err496];
 }
@@ -13264,8 +13276,12 @@ vErrors.push(err496);
 }
 errors++;
 }
-if(func2(data186) < 1){
-const err497 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.uris.items,data:data186};
+}
+if(data.uris !== undefined){
+let data185 = data.uris;
+if(Array.isArray(data185)){
+if(data185.length > 1000){
+const err497 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.uris,data:data185};
 if(vErrors === null){
 vErrors = [err497];
 }
@@ -13274,9 +13290,12 @@ vErrors.push(err497);
 }
 errors++;
 }
-}
-else {
-const err498 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.uris.items.type,parentSchema:schema12.properties.uris.items,data:data186};
+const len22 = data185.length;
+for(let i22=0; i22<len22; i22++){
+let data186 = data185[i22];
+if(typeof data186 === "string"){
+if(func2(data186) > 1024){
+const err498 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err498];
 }
@@ -13285,10 +13304,8 @@ vErrors.push(err498);
 }
 errors++;
 }
-}
-}
-else {
-const err499 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.uris.type,parentSchema:schema12.properties.uris,data:data185};
+if(func2(data186) < 1){
+const err499 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err499];
 }
@@ -13298,11 +13315,8 @@ vErrors.push(err499);
 errors++;
 }
 }
-if(data.user !== undefined){
-let data187 = data.user;
-if(typeof data187 === "string"){
-if(func2(data187) > 32768){
-const err500 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.user,data:data187};
+else {
+const err500 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.uris.items.type,parentSchema:schema12.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err500];
 }
@@ -13312,8 +13326,9 @@ vErrors.push(err500);
 errors++;
 }
 }
+}
 else {
-const err501 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.user.type,parentSchema:schema12.properties.user,data:data187};
+const err501 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.uris.type,parentSchema:schema12.properties.uris,data:data185};
 if(vErrors === null){
 vErrors = [err501];
 }
@@ -13323,11 +13338,11 @@ vErrors.push(err501);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data188 = data.version;
-if(typeof data188 === "string"){
-if(func2(data188) > 32768){
-const err502 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.version,data:data188};
+if(data.user !== undefined){
+let data187 = data.user;
+if(typeof data187 === "string"){
+if(func2(data187) > 32768){
+const err502 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.user,data:data187};
 if(vErrors === null){
 vErrors = [err502];
 }
@@ -13338,12 +13353,37 @@ errors++;
 }
 }
 else {
-const err503 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.version.type,parentSchema:schema12.properties.version,data:data188};
+const err503 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.user.type,parentSchema:schema12.properties.user,data:data187};
 if(vErrors === null){
 vErrors = [err503];
 }
 else {
 vErrors.push(err503);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+let data188 = data.version;
+if(typeof data188 === "string"){
+if(func2(data188) > 32768){
+const err504 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err504];
+}
+else {
+vErrors.push(err504);
+}
+errors++;
+}
+}
+else {
+const err505 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.version.type,parentSchema:schema12.properties.version,data:data188};
+if(vErrors === null){
+vErrors = [err505];
+}
+else {
+vErrors.push(err505);
 }
 errors++;
 }
@@ -13355,32 +13395,7 @@ if(data189.lastScalingAt !== undefined){
 let data190 = data189.lastScalingAt;
 if(typeof data190 === "string"){
 if(func2(data190) > 32768){
-const err504 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data190};
-if(vErrors === null){
-vErrors = [err504];
-}
-else {
-vErrors.push(err504);
-}
-errors++;
-}
-}
-else {
-const err505 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data190};
-if(vErrors === null){
-vErrors = [err505];
-}
-else {
-vErrors.push(err505);
-}
-errors++;
-}
-}
-if(data189.lastConfigChangeAt !== undefined){
-let data191 = data189.lastConfigChangeAt;
-if(typeof data191 === "string"){
-if(func2(data191) > 32768){
-const err506 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+const err506 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data190};
 if(vErrors === null){
 vErrors = [err506];
 }
@@ -13391,7 +13406,7 @@ errors++;
 }
 }
 else {
-const err507 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+const err507 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data190};
 if(vErrors === null){
 vErrors = [err507];
 }
@@ -13401,9 +13416,11 @@ vErrors.push(err507);
 errors++;
 }
 }
-}
-else {
-const err508 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.versionInfo.type,parentSchema:schema12.properties.versionInfo,data:data189};
+if(data189.lastConfigChangeAt !== undefined){
+let data191 = data189.lastConfigChangeAt;
+if(typeof data191 === "string"){
+if(func2(data191) > 32768){
+const err508 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
 if(vErrors === null){
 vErrors = [err508];
 }
@@ -13413,11 +13430,8 @@ vErrors.push(err508);
 errors++;
 }
 }
-if(data.killSelection !== undefined){
-let data192 = data.killSelection;
-if(typeof data192 === "string"){
-if(func2(data192) > 32768){
-const err509 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.killSelection,data:data192};
+else {
+const err509 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
 if(vErrors === null){
 vErrors = [err509];
 }
@@ -13427,13 +13441,39 @@ vErrors.push(err509);
 errors++;
 }
 }
+}
 else {
-const err510 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.killSelection.type,parentSchema:schema12.properties.killSelection,data:data192};
+const err510 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.versionInfo.type,parentSchema:schema12.properties.versionInfo,data:data189};
 if(vErrors === null){
 vErrors = [err510];
 }
 else {
 vErrors.push(err510);
+}
+errors++;
+}
+}
+if(data.killSelection !== undefined){
+let data192 = data.killSelection;
+if(typeof data192 === "string"){
+if(func2(data192) > 32768){
+const err511 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err511];
+}
+else {
+vErrors.push(err511);
+}
+errors++;
+}
+}
+else {
+const err512 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.killSelection.type,parentSchema:schema12.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err512];
+}
+else {
+vErrors.push(err512);
 }
 errors++;
 }
@@ -13444,12 +13484,12 @@ const _errs519 = errors;
 let valid127 = true;
 const _errs520 = errors;
 if(typeof data193 !== "string"){
-const err511 = {};
+const err513 = {};
 if(vErrors === null){
-vErrors = [err511];
+vErrors = [err513];
 }
 else {
-vErrors.push(err511);
+vErrors.push(err513);
 }
 errors++;
 }
@@ -13467,12 +13507,12 @@ let ifClause3;
 if(_valid25){
 const _errs522 = errors;
 if(!(data193 === "disabled")){
-const err512 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.unreachableStrategy.then.enum,parentSchema:schema12.properties.unreachableStrategy.then,data:data193};
+const err514 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.unreachableStrategy.then.enum,parentSchema:schema12.properties.unreachableStrategy.then,data:data193};
 if(vErrors === null){
-vErrors = [err512];
+vErrors = [err514];
 }
 else {
-vErrors.push(err512);
+vErrors.push(err514);
 }
 errors++;
 }
@@ -13486,28 +13526,7 @@ if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
 if(data193.inactiveAfterSeconds !== undefined){
 let data194 = data193.inactiveAfterSeconds;
 if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
-const err513 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
-if(vErrors === null){
-vErrors = [err513];
-}
-else {
-vErrors.push(err513);
-}
-errors++;
-}
-if((typeof data194 == "number") && (isFinite(data194))){
-if(data194 > 2147483647 || isNaN(data194)){
-const err514 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
-if(vErrors === null){
-vErrors = [err514];
-}
-else {
-vErrors.push(err514);
-}
-errors++;
-}
-if(data194 < 0 || isNaN(data194)){
-const err515 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+const err515 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err515];
 }
@@ -13516,12 +13535,9 @@ vErrors.push(err515);
 }
 errors++;
 }
-}
-}
-if(data193.expungeAfterSeconds !== undefined){
-let data195 = data193.expungeAfterSeconds;
-if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
-const err516 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if((typeof data194 == "number") && (isFinite(data194))){
+if(data194 > 2147483647 || isNaN(data194)){
+const err516 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err516];
 }
@@ -13530,9 +13546,8 @@ vErrors.push(err516);
 }
 errors++;
 }
-if((typeof data195 == "number") && (isFinite(data195))){
-if(data195 > 2147483647 || isNaN(data195)){
-const err517 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(data194 < 0 || isNaN(data194)){
+const err517 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err517];
 }
@@ -13541,8 +13556,12 @@ vErrors.push(err517);
 }
 errors++;
 }
-if(data195 < 0 || isNaN(data195)){
-const err518 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+}
+}
+if(data193.expungeAfterSeconds !== undefined){
+let data195 = data193.expungeAfterSeconds;
+if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
+const err518 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err518];
 }
@@ -13551,11 +13570,9 @@ vErrors.push(err518);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err519 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.unreachableStrategy.else.type,parentSchema:schema12.properties.unreachableStrategy.else,data:data193};
+if((typeof data195 == "number") && (isFinite(data195))){
+if(data195 > 2147483647 || isNaN(data195)){
+const err519 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err519];
 }
@@ -13564,12 +13581,8 @@ vErrors.push(err519);
 }
 errors++;
 }
-var _valid25 = _errs523 === errors;
-valid127 = _valid25;
-ifClause3 = "else";
-}
-if(!valid127){
-const err520 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema12.properties.unreachableStrategy.if,parentSchema:schema12.properties.unreachableStrategy,data:data193};
+if(data195 < 0 || isNaN(data195)){
+const err520 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err520];
 }
@@ -13579,10 +13592,10 @@ vErrors.push(err520);
 errors++;
 }
 }
-if(data.tty !== undefined){
-let data196 = data.tty;
-if(typeof data196 !== "boolean"){
-const err521 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.tty.type,parentSchema:schema12.properties.tty,data:data196};
+}
+}
+else {
+const err521 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.unreachableStrategy.else.type,parentSchema:schema12.properties.unreachableStrategy.else,data:data193};
 if(vErrors === null){
 vErrors = [err521];
 }
@@ -13591,12 +13604,12 @@ vErrors.push(err521);
 }
 errors++;
 }
+var _valid25 = _errs523 === errors;
+valid127 = _valid25;
+ifClause3 = "else";
 }
-if(data.role !== undefined){
-let data197 = data.role;
-if(typeof data197 === "string"){
-if(func2(data197) > 32768){
-const err522 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.role,data:data197};
+if(!valid127){
+const err522 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema12.properties.unreachableStrategy.if,parentSchema:schema12.properties.unreachableStrategy,data:data193};
 if(vErrors === null){
 vErrors = [err522];
 }
@@ -13605,8 +13618,11 @@ vErrors.push(err522);
 }
 errors++;
 }
-if(func2(data197) < 1){
-const err523 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.role,data:data197};
+}
+if(data.tty !== undefined){
+let data196 = data.tty;
+if(typeof data196 !== "boolean"){
+const err523 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.tty.type,parentSchema:schema12.properties.tty,data:data196};
 if(vErrors === null){
 vErrors = [err523];
 }
@@ -13616,8 +13632,11 @@ vErrors.push(err523);
 errors++;
 }
 }
-else {
-const err524 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.role.type,parentSchema:schema12.properties.role,data:data197};
+if(data.role !== undefined){
+let data197 = data.role;
+if(typeof data197 === "string"){
+if(func2(data197) > 32768){
+const err524 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.role,data:data197};
 if(vErrors === null){
 vErrors = [err524];
 }
@@ -13626,15 +13645,36 @@ vErrors.push(err524);
 }
 errors++;
 }
-}
-}
-else {
-const err525 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(func2(data197) < 1){
+const err525 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.role,data:data197};
 if(vErrors === null){
 vErrors = [err525];
 }
 else {
 vErrors.push(err525);
+}
+errors++;
+}
+}
+else {
+const err526 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.role.type,parentSchema:schema12.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err526];
+}
+else {
+vErrors.push(err526);
+}
+errors++;
+}
+}
+}
+else {
+const err527 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(vErrors === null){
+vErrors = [err527];
+}
+else {
+vErrors.push(err527);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.app = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"],"additionalProperties":false},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}},"additionalProperties":false},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"],"additionalProperties":false},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false}},"required":["image"],"additionalProperties":false},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"],"additionalProperties":false},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"],"additionalProperties":false},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}},"additionalProperties":false},"maxItems":1000}},"additionalProperties":false},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}},"additionalProperties":false},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"],"additionalProperties":false},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"],"additionalProperties":false},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}},"additionalProperties":false},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}},"additionalProperties":false},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}},"additionalProperties":false},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"],"additionalProperties":false},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}},"additionalProperties":false},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"additionalProperties":false},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}},"additionalProperties":false},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}},"additionalProperties":false},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}},"additionalProperties":false},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":false},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"],"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}},"additionalProperties":false},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}},"additionalProperties":false},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}},"additionalProperties":false}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"],"additionalProperties":false};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"],"additionalProperties":false},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}},"additionalProperties":false},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"],"additionalProperties":false},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false}},"required":["image"],"additionalProperties":false},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"seccomp":{"type":"object","additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"],"additionalProperties":false},"external":{"type":"object","additionalProperties":true,"properties":{"name":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"provider":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"size":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"options":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"properties":{"pluginName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"capability":{"if":{"type":"object"},"then":{"type":"object","additionalProperties":true,"properties":{"accessMode":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"accessType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"fsType":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"mountFlags":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"nodeStageSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"nodePublishSecret":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}},"volumeContext":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}}},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"],"additionalProperties":false},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}},"additionalProperties":false},"maxItems":1000}},"additionalProperties":false},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"],"additionalProperties":false},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}},"additionalProperties":false},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"],"additionalProperties":false},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"],"additionalProperties":false},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}},"additionalProperties":false},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}},"additionalProperties":false},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}},"additionalProperties":false},"exec":{"type":"object","properties":{"command":{"type":"object","additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"required":["command"],"additionalProperties":false},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}},"additionalProperties":false},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"additionalProperties":false},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}},"additionalProperties":false},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}},"additionalProperties":false},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}},"additionalProperties":false},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":false},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"],"additionalProperties":false},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}},"required":["minimumHealthCapacity","maximumOverCapacity"],"additionalProperties":false},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}},"additionalProperties":false},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}},"additionalProperties":false}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
@@ -6643,9 +6643,8 @@ errors++;
 if(data.upgradeStrategy !== undefined){
 let data182 = data.upgradeStrategy;
 if(data182 && typeof data182 == "object" && !Array.isArray(data182)){
-for(const key47 in data182){
-if(!((key47 === "minimumHealthCapacity") || (key47 === "maximumOverCapacity"))){
-const err514 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key47},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.upgradeStrategy,data:data182};
+if(data182.minimumHealthCapacity === undefined){
+const err514 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/required",keyword:"required",params:{missingProperty: "minimumHealthCapacity"},message:"must have required property '"+"minimumHealthCapacity"+"'",schema:schema11.properties.upgradeStrategy.required,parentSchema:schema11.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err514];
 }
@@ -6654,12 +6653,8 @@ vErrors.push(err514);
 }
 errors++;
 }
-}
-if(data182.minimumHealthCapacity !== undefined){
-let data183 = data182.minimumHealthCapacity;
-if((typeof data183 == "number") && (isFinite(data183))){
-if(data183 > 1 || isNaN(data183)){
-const err515 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(data182.maximumOverCapacity === undefined){
+const err515 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/required",keyword:"required",params:{missingProperty: "maximumOverCapacity"},message:"must have required property '"+"maximumOverCapacity"+"'",schema:schema11.properties.upgradeStrategy.required,parentSchema:schema11.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err515];
 }
@@ -6668,8 +6663,9 @@ vErrors.push(err515);
 }
 errors++;
 }
-if(data183 < 0 || isNaN(data183)){
-const err516 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+for(const key47 in data182){
+if(!((key47 === "minimumHealthCapacity") || (key47 === "maximumOverCapacity"))){
+const err516 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key47},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err516];
 }
@@ -6679,8 +6675,11 @@ vErrors.push(err516);
 errors++;
 }
 }
-else {
-const err517 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
+if(data182.minimumHealthCapacity !== undefined){
+let data183 = data182.minimumHealthCapacity;
+if((typeof data183 == "number") && (isFinite(data183))){
+if(data183 > 1 || isNaN(data183)){
+const err517 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err517];
 }
@@ -6689,12 +6688,8 @@ vErrors.push(err517);
 }
 errors++;
 }
-}
-if(data182.maximumOverCapacity !== undefined){
-let data184 = data182.maximumOverCapacity;
-if((typeof data184 == "number") && (isFinite(data184))){
-if(data184 > 1 || isNaN(data184)){
-const err518 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(data183 < 0 || isNaN(data183)){
+const err518 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err518];
 }
@@ -6703,8 +6698,9 @@ vErrors.push(err518);
 }
 errors++;
 }
-if(data184 < 0 || isNaN(data184)){
-const err519 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+}
+else {
+const err519 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data183};
 if(vErrors === null){
 vErrors = [err519];
 }
@@ -6714,8 +6710,11 @@ vErrors.push(err519);
 errors++;
 }
 }
-else {
-const err520 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
+if(data182.maximumOverCapacity !== undefined){
+let data184 = data182.maximumOverCapacity;
+if((typeof data184 == "number") && (isFinite(data184))){
+if(data184 > 1 || isNaN(data184)){
+const err520 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err520];
 }
@@ -6724,10 +6723,8 @@ vErrors.push(err520);
 }
 errors++;
 }
-}
-}
-else {
-const err521 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data182};
+if(data184 < 0 || isNaN(data184)){
+const err521 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err521];
 }
@@ -6737,11 +6734,8 @@ vErrors.push(err521);
 errors++;
 }
 }
-if(data.uris !== undefined){
-let data185 = data.uris;
-if(Array.isArray(data185)){
-if(data185.length > 1000){
-const err522 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data185};
+else {
+const err522 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data184};
 if(vErrors === null){
 vErrors = [err522];
 }
@@ -6750,12 +6744,10 @@ vErrors.push(err522);
 }
 errors++;
 }
-const len22 = data185.length;
-for(let i22=0; i22<len22; i22++){
-let data186 = data185[i22];
-if(typeof data186 === "string"){
-if(func3(data186) > 1024){
-const err523 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data186};
+}
+}
+else {
+const err523 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data182};
 if(vErrors === null){
 vErrors = [err523];
 }
@@ -6764,8 +6756,12 @@ vErrors.push(err523);
 }
 errors++;
 }
-if(func3(data186) < 1){
-const err524 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data186};
+}
+if(data.uris !== undefined){
+let data185 = data.uris;
+if(Array.isArray(data185)){
+if(data185.length > 1000){
+const err524 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data185};
 if(vErrors === null){
 vErrors = [err524];
 }
@@ -6774,9 +6770,12 @@ vErrors.push(err524);
 }
 errors++;
 }
-}
-else {
-const err525 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data186};
+const len22 = data185.length;
+for(let i22=0; i22<len22; i22++){
+let data186 = data185[i22];
+if(typeof data186 === "string"){
+if(func3(data186) > 1024){
+const err525 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err525];
 }
@@ -6785,10 +6784,8 @@ vErrors.push(err525);
 }
 errors++;
 }
-}
-}
-else {
-const err526 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data185};
+if(func3(data186) < 1){
+const err526 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err526];
 }
@@ -6798,11 +6795,8 @@ vErrors.push(err526);
 errors++;
 }
 }
-if(data.user !== undefined){
-let data187 = data.user;
-if(typeof data187 === "string"){
-if(func3(data187) > 32768){
-const err527 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data187};
+else {
+const err527 = {instancePath:instancePath+"/uris/" + i22,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data186};
 if(vErrors === null){
 vErrors = [err527];
 }
@@ -6812,8 +6806,9 @@ vErrors.push(err527);
 errors++;
 }
 }
+}
 else {
-const err528 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data187};
+const err528 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data185};
 if(vErrors === null){
 vErrors = [err528];
 }
@@ -6823,11 +6818,11 @@ vErrors.push(err528);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data188 = data.version;
-if(typeof data188 === "string"){
-if(func3(data188) > 32768){
-const err529 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data188};
+if(data.user !== undefined){
+let data187 = data.user;
+if(typeof data187 === "string"){
+if(func3(data187) > 32768){
+const err529 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data187};
 if(vErrors === null){
 vErrors = [err529];
 }
@@ -6838,7 +6833,7 @@ errors++;
 }
 }
 else {
-const err530 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data188};
+const err530 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data187};
 if(vErrors === null){
 vErrors = [err530];
 }
@@ -6848,12 +6843,11 @@ vErrors.push(err530);
 errors++;
 }
 }
-if(data.versionInfo !== undefined){
-let data189 = data.versionInfo;
-if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
-for(const key48 in data189){
-if(!((key48 === "lastScalingAt") || (key48 === "lastConfigChangeAt"))){
-const err531 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key48},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.versionInfo,data:data189};
+if(data.version !== undefined){
+let data188 = data.version;
+if(typeof data188 === "string"){
+if(func3(data188) > 32768){
+const err531 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data188};
 if(vErrors === null){
 vErrors = [err531];
 }
@@ -6863,11 +6857,8 @@ vErrors.push(err531);
 errors++;
 }
 }
-if(data189.lastScalingAt !== undefined){
-let data190 = data189.lastScalingAt;
-if(typeof data190 === "string"){
-if(func3(data190) > 32768){
-const err532 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
+else {
+const err532 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data188};
 if(vErrors === null){
 vErrors = [err532];
 }
@@ -6877,8 +6868,12 @@ vErrors.push(err532);
 errors++;
 }
 }
-else {
-const err533 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
+if(data.versionInfo !== undefined){
+let data189 = data.versionInfo;
+if(data189 && typeof data189 == "object" && !Array.isArray(data189)){
+for(const key48 in data189){
+if(!((key48 === "lastScalingAt") || (key48 === "lastConfigChangeAt"))){
+const err533 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key48},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.versionInfo,data:data189};
 if(vErrors === null){
 vErrors = [err533];
 }
@@ -6888,11 +6883,11 @@ vErrors.push(err533);
 errors++;
 }
 }
-if(data189.lastConfigChangeAt !== undefined){
-let data191 = data189.lastConfigChangeAt;
-if(typeof data191 === "string"){
-if(func3(data191) > 32768){
-const err534 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+if(data189.lastScalingAt !== undefined){
+let data190 = data189.lastScalingAt;
+if(typeof data190 === "string"){
+if(func3(data190) > 32768){
+const err534 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
 if(vErrors === null){
 vErrors = [err534];
 }
@@ -6903,7 +6898,7 @@ errors++;
 }
 }
 else {
-const err535 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
+const err535 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data190};
 if(vErrors === null){
 vErrors = [err535];
 }
@@ -6913,9 +6908,11 @@ vErrors.push(err535);
 errors++;
 }
 }
-}
-else {
-const err536 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data189};
+if(data189.lastConfigChangeAt !== undefined){
+let data191 = data189.lastConfigChangeAt;
+if(typeof data191 === "string"){
+if(func3(data191) > 32768){
+const err536 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
 if(vErrors === null){
 vErrors = [err536];
 }
@@ -6925,11 +6922,8 @@ vErrors.push(err536);
 errors++;
 }
 }
-if(data.killSelection !== undefined){
-let data192 = data.killSelection;
-if(typeof data192 === "string"){
-if(func3(data192) > 32768){
-const err537 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data192};
+else {
+const err537 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data191};
 if(vErrors === null){
 vErrors = [err537];
 }
@@ -6939,13 +6933,39 @@ vErrors.push(err537);
 errors++;
 }
 }
+}
 else {
-const err538 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data192};
+const err538 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data189};
 if(vErrors === null){
 vErrors = [err538];
 }
 else {
 vErrors.push(err538);
+}
+errors++;
+}
+}
+if(data.killSelection !== undefined){
+let data192 = data.killSelection;
+if(typeof data192 === "string"){
+if(func3(data192) > 32768){
+const err539 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err539];
+}
+else {
+vErrors.push(err539);
+}
+errors++;
+}
+}
+else {
+const err540 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data192};
+if(vErrors === null){
+vErrors = [err540];
+}
+else {
+vErrors.push(err540);
 }
 errors++;
 }
@@ -6956,12 +6976,12 @@ const _errs546 = errors;
 let valid127 = true;
 const _errs547 = errors;
 if(typeof data193 !== "string"){
-const err539 = {};
+const err541 = {};
 if(vErrors === null){
-vErrors = [err539];
+vErrors = [err541];
 }
 else {
-vErrors.push(err539);
+vErrors.push(err541);
 }
 errors++;
 }
@@ -6979,12 +6999,12 @@ let ifClause3;
 if(_valid25){
 const _errs549 = errors;
 if(!(data193 === "disabled")){
-const err540 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data193};
+const err542 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data193};
 if(vErrors === null){
-vErrors = [err540];
+vErrors = [err542];
 }
 else {
-vErrors.push(err540);
+vErrors.push(err542);
 }
 errors++;
 }
@@ -6997,31 +7017,7 @@ const _errs550 = errors;
 if(data193 && typeof data193 == "object" && !Array.isArray(data193)){
 for(const key49 in data193){
 if(!((key49 === "inactiveAfterSeconds") || (key49 === "expungeAfterSeconds"))){
-const err541 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key49},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
-if(vErrors === null){
-vErrors = [err541];
-}
-else {
-vErrors.push(err541);
-}
-errors++;
-}
-}
-if(data193.inactiveAfterSeconds !== undefined){
-let data194 = data193.inactiveAfterSeconds;
-if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
-const err542 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
-if(vErrors === null){
-vErrors = [err542];
-}
-else {
-vErrors.push(err542);
-}
-errors++;
-}
-if((typeof data194 == "number") && (isFinite(data194))){
-if(data194 > 2147483647 || isNaN(data194)){
-const err543 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+const err543 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key49},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
 if(vErrors === null){
 vErrors = [err543];
 }
@@ -7030,8 +7026,11 @@ vErrors.push(err543);
 }
 errors++;
 }
-if(data194 < 0 || isNaN(data194)){
-const err544 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
+}
+if(data193.inactiveAfterSeconds !== undefined){
+let data194 = data193.inactiveAfterSeconds;
+if(!(((typeof data194 == "number") && (!(data194 % 1) && !isNaN(data194))) && (isFinite(data194)))){
+const err544 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err544];
 }
@@ -7040,12 +7039,9 @@ vErrors.push(err544);
 }
 errors++;
 }
-}
-}
-if(data193.expungeAfterSeconds !== undefined){
-let data195 = data193.expungeAfterSeconds;
-if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
-const err545 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if((typeof data194 == "number") && (isFinite(data194))){
+if(data194 > 2147483647 || isNaN(data194)){
+const err545 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err545];
 }
@@ -7054,9 +7050,8 @@ vErrors.push(err545);
 }
 errors++;
 }
-if((typeof data195 == "number") && (isFinite(data195))){
-if(data195 > 2147483647 || isNaN(data195)){
-const err546 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+if(data194 < 0 || isNaN(data194)){
+const err546 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data194};
 if(vErrors === null){
 vErrors = [err546];
 }
@@ -7065,8 +7060,12 @@ vErrors.push(err546);
 }
 errors++;
 }
-if(data195 < 0 || isNaN(data195)){
-const err547 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
+}
+}
+if(data193.expungeAfterSeconds !== undefined){
+let data195 = data193.expungeAfterSeconds;
+if(!(((typeof data195 == "number") && (!(data195 % 1) && !isNaN(data195))) && (isFinite(data195)))){
+const err547 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err547];
 }
@@ -7075,11 +7074,9 @@ vErrors.push(err547);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err548 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
+if((typeof data195 == "number") && (isFinite(data195))){
+if(data195 > 2147483647 || isNaN(data195)){
+const err548 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err548];
 }
@@ -7088,12 +7085,8 @@ vErrors.push(err548);
 }
 errors++;
 }
-var _valid25 = _errs550 === errors;
-valid127 = _valid25;
-ifClause3 = "else";
-}
-if(!valid127){
-const err549 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data193};
+if(data195 < 0 || isNaN(data195)){
+const err549 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data195};
 if(vErrors === null){
 vErrors = [err549];
 }
@@ -7103,10 +7096,10 @@ vErrors.push(err549);
 errors++;
 }
 }
-if(data.tty !== undefined){
-let data196 = data.tty;
-if(typeof data196 !== "boolean"){
-const err550 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data196};
+}
+}
+else {
+const err550 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data193};
 if(vErrors === null){
 vErrors = [err550];
 }
@@ -7115,12 +7108,12 @@ vErrors.push(err550);
 }
 errors++;
 }
+var _valid25 = _errs550 === errors;
+valid127 = _valid25;
+ifClause3 = "else";
 }
-if(data.role !== undefined){
-let data197 = data.role;
-if(typeof data197 === "string"){
-if(func3(data197) > 32768){
-const err551 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data197};
+if(!valid127){
+const err551 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data193};
 if(vErrors === null){
 vErrors = [err551];
 }
@@ -7129,8 +7122,11 @@ vErrors.push(err551);
 }
 errors++;
 }
-if(func3(data197) < 1){
-const err552 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data197};
+}
+if(data.tty !== undefined){
+let data196 = data.tty;
+if(typeof data196 !== "boolean"){
+const err552 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data196};
 if(vErrors === null){
 vErrors = [err552];
 }
@@ -7140,8 +7136,11 @@ vErrors.push(err552);
 errors++;
 }
 }
-else {
-const err553 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data197};
+if(data.role !== undefined){
+let data197 = data.role;
+if(typeof data197 === "string"){
+if(func3(data197) > 32768){
+const err553 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data197};
 if(vErrors === null){
 vErrors = [err553];
 }
@@ -7150,15 +7149,36 @@ vErrors.push(err553);
 }
 errors++;
 }
-}
-}
-else {
-const err554 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(func3(data197) < 1){
+const err554 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data197};
 if(vErrors === null){
 vErrors = [err554];
 }
 else {
 vErrors.push(err554);
+}
+errors++;
+}
+}
+else {
+const err555 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data197};
+if(vErrors === null){
+vErrors = [err555];
+}
+else {
+vErrors.push(err555);
+}
+errors++;
+}
+}
+}
+else {
+const err556 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err556];
+}
+else {
+vErrors.push(err556);
 }
 errors++;
 }

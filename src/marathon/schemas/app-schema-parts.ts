@@ -179,8 +179,12 @@ export const READINESS_CHECK = obj({
 /** `artifact.Artifact`. */
 export const ARTIFACT = obj({ uri: URI, extract: BOOL, executable: BOOL, cache: BOOL, destPath: URI }, ['uri']);
 
-/** `UpgradeStrategy`: both shares in [0, 1] (fact 27); a missing one takes the default. */
-export const UPGRADE_STRATEGY = obj({ minimumHealthCapacity: num(0, 1), maximumOverCapacity: num(0, 1) });
+/**
+ * `UpgradeStrategy`: both shares in [0, 1] (fact 27), and both required when it is given: Marathon's
+ * app.raml lists both without a default and its generated reader answers a missing one 422
+ * `error.path.missing` (fact 27's "most likely", checked in the RAML type generator's required fields).
+ */
+export const UPGRADE_STRATEGY = obj({ minimumHealthCapacity: num(0, 1), maximumOverCapacity: num(0, 1) }, ['minimumHealthCapacity', 'maximumOverCapacity']);
 
 /** `unreachableStrategy`: the string `disabled` or `{inactiveAfterSeconds, expungeAfterSeconds}` (fact 33). */
 export const UNREACHABLE_STRATEGY: SchemaNode = {

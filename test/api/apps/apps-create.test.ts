@@ -134,6 +134,11 @@ const SHAPE_ERRORS: [string, Json, string, string][] = [
   ['empty cmd (fact 118)', { id: '/foo', cmd: '' }, '/cmd', 'error.minLength'],
   ['upgradeStrategy above 1 (fact 27)', { id: '/foo', cmd: 'x', upgradeStrategy: { minimumHealthCapacity: 1.2, maximumOverCapacity: 0 } },
     '/upgradeStrategy/minimumHealthCapacity', 'error.max'],
+  // Both fields are required when upgradeStrategy is given (app.raml; until 2026-12-03 a missing one took its default).
+  ['upgradeStrategy without maximumOverCapacity (fact 27)', { id: '/foo', cmd: 'x', upgradeStrategy: { minimumHealthCapacity: 0.5 } },
+    '/upgradeStrategy/maximumOverCapacity', 'error.path.missing'],
+  ['upgradeStrategy without minimumHealthCapacity (fact 27)', { id: '/foo', cmd: 'x', upgradeStrategy: { maximumOverCapacity: 0 } },
+    '/upgradeStrategy/minimumHealthCapacity', 'error.path.missing'],
   ['short constraint (fact 32)', { id: '/foo', cmd: 'x', constraints: [['hostname']] }, '/constraints(0)', 'error.minLength'],
   ['long constraint (fact 32)', { id: '/foo', cmd: 'x', constraints: [['a', 'b', 'c', 'd']] }, '/constraints(0)', 'error.maxLength'],
   ['health check portIndex type', { id: '/foo', cmd: 'x', healthChecks: [{ portIndex: 'zero' }] }, '/healthChecks(0)/portIndex', 'error.expected.jsnumber'],

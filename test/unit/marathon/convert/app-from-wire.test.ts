@@ -110,7 +110,7 @@ const defaultCases: readonly DefaultCase[] = [
     check: (s, t) => t.strictSame(s.unreachable, { kind: 'enabled', inactiveAfterMs: 60_000, expungeAfterMs: 600_000 }),
   },
   {
-    name: 'a partial upgradeStrategy takes the other value from the default',
+    name: 'a partial upgradeStrategy (the API refuses it: its schema requires both, apps-create.test.ts) takes the other value from the default in the converter',
     over: { upgradeStrategy: { minimumHealthCapacity: 0.5 } },
     check: (s, t) => {
       t.strictSame(s.upgrade, { minimumHealthCapacity: 0.5, maximumOverCapacity: 1 });
