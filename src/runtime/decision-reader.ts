@@ -222,7 +222,9 @@ export class DecisionReader {
       case 'Scheduled':
         // An unplaced instance this reader saw no event of before (waiting when a what-if forked,
         // or recovered): its drop comes as its first event, Scheduled with a goal other than Running.
-        return this.goalChanged(event, instance);
+        // Only as the core delivered it: a lookup answers for now, not for the event, and would read
+        // the creation of an instance dropped in the same input as a second drop.
+        return instance === undefined ? undefined : this.goalChanged(event, instance);
       default:
         return undefined;
     }

@@ -86,7 +86,7 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * reservations for a role and acceptedResourceRoles, read from the offers' reservations;
  * then every other scenario of scenarios/ (flaky and kill-storm-floor health checks, backoff,
  * the other constraint operators, deployments, regressions, the demo, and both failovers), so that
- * each of the 34 runs both ways.
+ * each of the 35 runs both ways.
  */
 interface AgreementCase {
   readonly file: string;
@@ -123,6 +123,7 @@ const SCENARIOS: readonly AgreementCase[] = [
   { file: 'faults/unreachable-disabled.yaml', kills: false, lostAgents: ['agent-1'] },
   { file: 'regressions/pod-unreachable-expunge-livelock.yaml', kills: false, lostAgents: ['agent-1'] },
   { file: 'deployments/rolling-upgrade.yaml', kills: true },
+  { file: 'deployments/restart-health-fault.yaml', kills: true },
   { file: 'kill/grace-task-killing.yaml', kills: true },
   { file: 'roles/reserved-resources.yaml', kills: true },
   { file: 'faults/flaky-health.yaml', kills: true },
