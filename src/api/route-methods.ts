@@ -72,7 +72,17 @@ export class RouteMethods {
   notServed(req: FastifyRequest): ApiError {
     const path = requestPath(req);
     const allowed = this.allowedAt(path);
-    return allowed.length === 0 || allowed.includes(req.method) ? routeNotFound(req.method, req.url) : methodNotAllowed(req.method, path, allowed);
+    return allowed.length === 0 || allowed.includes(req.method) ? routeNotFound(req.method, req.url) : methodNotAllowed(req.method, path, [...allowed, 'OPTIONS']);
+  }
+
+  /**
+   * The `Allow` header an `OPTIONS` request of `path` is answered 200 with (OPTIONS included), as
+   * JAX-RS answers OPTIONS on every resource it knows (Marathon); undefined for a path no method
+   * serves (then 404, as any other unknown path).
+   */
+  optionsAt(path: string): string | undefined {
+    const allowed = this.allowedAt(path);
+    return allowed.length === 0 ? undefined : [...allowed, 'OPTIONS'].join(', ');
   }
 }
 

@@ -205,6 +205,11 @@ export function marathonHeaders(deps: Pick<ApiDeps, 'config' | 'leaderAddress'>)
 function installErrorHandling(app: FastifyInstance, deps: ApiDeps, routeMethods: RouteMethods, onCoreFailure: CoreFailureHandler): void {
   // No route for the method and path: 405 with `Allow` when other methods serve the path, else 404.
   app.setNotFoundHandler((req, reply) => {
+    const allow = req.method === 'OPTIONS' ? routeMethods.optionsAt(requestPath(req)) : undefined;
+    if (allow !== undefined) {
+      void reply.code(200).header('allow', allow).send();
+      return;
+    }
     const err = routeMethods.notServed(req);
     void reply.code(err.statusCode).headers(err.headers).type('application/json').send(err.body);
   });

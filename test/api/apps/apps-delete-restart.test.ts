@@ -83,7 +83,7 @@ t.test('only restart is POSTed below an app; other POSTs are 405 with the method
   await created(t, fx, appBody());
   const res = await call(fx, 'POST', '/v2/apps/foo/scale', {});
   t.equal(res.status, 405);
-  t.equal(res.headers.allow, 'GET, HEAD, PUT, PATCH, DELETE');
+  t.equal(res.headers.allow, 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS');
   t.match(res.json, { message: /^Method Not Allowed: POST \/v2\/apps\/foo\/scale/ });
   const get = await call(fx, 'GET', '/v2/apps/foo/restart');
   t.equal(get.status, 404, 'GET …/restart names the app /foo/restart');

@@ -54,12 +54,12 @@ t.test('unknown suffixes answer 404; a method another method serves the target w
     ['GET', '/v2/pods/p::nope', 404, undefined],
     ['GET', '/v2/pods/p::status/x', 404, undefined],
     ['GET', '/v2/pods/::versions', 404, undefined],
-    ['GET', '/v2/pods/p::instances', 405, 'DELETE'],
-    ['PUT', '/v2/pods/p::status', 405, 'GET'],
-    ['DELETE', '/v2/pods/::status', 405, 'GET'],
-    ['DELETE', '/v2/pods/p::versions', 405, 'GET'],
-    ['PATCH', '/v2/pods/p', 405, 'GET, PUT, DELETE'],
-    ['PATCH', '/v2/pods', 405, 'GET, HEAD, POST'],
+    ['GET', '/v2/pods/p::instances', 405, 'DELETE, OPTIONS'],
+    ['PUT', '/v2/pods/p::status', 405, 'GET, HEAD, OPTIONS'],
+    ['DELETE', '/v2/pods/::status', 405, 'GET, HEAD, OPTIONS'],
+    ['DELETE', '/v2/pods/p::versions', 405, 'GET, HEAD, OPTIONS'],
+    ['PATCH', '/v2/pods/p', 405, 'GET, HEAD, PUT, DELETE, OPTIONS'],
+    ['PATCH', '/v2/pods', 405, 'GET, HEAD, POST, OPTIONS'],
   ];
   for (const [method, url, status, allow] of cases) {
     const res = await send(api.app, method, url, method === 'PUT' ? podBody() : undefined);

@@ -22,7 +22,8 @@ export function podsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/v2/pods', { exposeHeadRoute: false }, (_request, reply) => reply.send(listPods(deps)));
   app.post('/v2/pods', (request, reply) => reply.send(createPod(deps, request, reply)));
   // Which targets each method serves: another method on a served target is 405 (route-methods.ts).
-  app.get('/v2/pods/*', { exposeHeadRoute: false, config: { servesPath: serves(READ_KINDS) } }, (request, reply) => reply.send(read(deps, request)));
+  // HEAD as GET without the body, as JAX-RS answers it (Marathon); only `/v2/pods` has a HEAD of its own (fact 77).
+  app.get('/v2/pods/*', { config: { servesPath: serves(READ_KINDS) } }, (request, reply) => reply.send(read(deps, request)));
   app.put('/v2/pods/*', { config: { servesPath: serves(WRITE_KINDS) } }, (request, reply) => reply.send(write(deps, request, reply)));
   app.delete('/v2/pods/*', { config: { servesPath: serves(REMOVE_KINDS) } }, (request, reply) => reply.send(remove(deps, request, reply)));
 }
