@@ -67,12 +67,12 @@ function parseArgs(argv: readonly string[]): ReplayArgs | string {
 export function replayCliMain(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv);
   if (typeof args === 'string') return args === '' ? printUsage(io, USAGE) : usageMistake(io, 'sim replay', args, 'npm run sim -- replay --help');
-  if (!checkOutputs(io, 'sim replay', [args.traceFile, args.reportFile])) return 2;
   const file = recordingFileOf(args.dir);
   if (file.problem !== undefined) {
     io.stderr(`sim replay: ${file.problem}\n`);
     return 2;
   }
+  if (!checkOutputs(io, 'sim replay', [args.traceFile, args.reportFile], new Map([[file.path, 'the recording']]))) return 2;
   return replayFile(args, file.path, io);
 }
 

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+
 /** What the command line touches of the host, injected so the CLI runs in-process in tests. */
 export interface CliIo {
   /** Reads a text file; `maxBytes`, when given, is its bound (a larger file, or one that is no regular file, throws before it is read). */
@@ -20,11 +22,21 @@ export interface CliIo {
 
 /**
  * Checks each output file of a command before it runs (`io.checkOutput`): false after printing
- * `<who>: cannot write PATH: reason` for the first that cannot be written.
+ * `<who>: cannot write PATH: reason` for the first that cannot be written, or that names the same
+ * path as an input (`inputs`: what each is, by path; `--trace` of the scenario file replaced the
+ * scenario with the trace) or as another output (`--trace t --report t` kept only the report).
  */
-export function checkOutputs(io: CliIo, who: string, paths: readonly (string | undefined)[]): boolean {
+export function checkOutputs(io: CliIo, who: string, paths: readonly (string | undefined)[], inputs: ReadonlyMap<string, string> = new Map()): boolean {
+  const seen = new Map<string, string>();
+  for (const [path, what] of inputs) seen.set(resolve(path), what);
   for (const path of paths) {
     if (path === undefined) continue;
+    const same = seen.get(resolve(path));
+    if (same !== undefined) {
+      io.stderr(`${who}: cannot write ${path}: it is ${same}; it would be overwritten\n`);
+      return false;
+    }
+    seen.set(resolve(path), 'another output file of this run');
     try {
       io.checkOutput?.(path);
     } catch (err) {

@@ -103,7 +103,7 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
     io.stderr(`sim: cannot read ${args.file}: ${(e as Error).message}\n`);
     return 2;
   }
-  if (!checkOutputs(io, 'sim', [args.traceFile, args.reportFile])) return 2;
+  if (!checkOutputs(io, 'sim', [args.traceFile, args.reportFile], new Map([[args.file, 'the scenario file']]))) return 2;
   const loaded = loadScenario(args.file, text);
   if (!loaded.ok) {
     io.stderr(`${loaded.errors.join('\n')}\n`);

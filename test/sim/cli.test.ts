@@ -182,6 +182,11 @@ t.test('an output file that cannot be written: one line, exit 2, before anything
     { args: ['replay', 'docs/recordings/local-web', '--report'], path: join(missingDir, 'r.html'), who: 'sim replay', reason: /no such directory .*no-such-dir$/ },
     { args: ['replay', 'docs/recordings/local-web', '--trace'], path: join(missingDir, 't.jsonl'), who: 'sim replay', reason: /no such directory .*no-such-dir$/ },
     { args: ['swarm', '--seeds', '1', '--dump'], path: join(missingDir, 'x.yaml'), who: 'sim swarm', reason: /no such directory .*no-such-dir$/ },
+    // An output that is an input or the other output (it overwrote the scenario before 2026-12-03).
+    { args: ['scenarios/partition.yaml', '--trace'], path: 'scenarios/partition.yaml', who: 'sim', reason: /it is the scenario file; it would be overwritten$/ },
+    { args: ['scenarios/partition.yaml', '--report', './scenarios/../scenarios/partition.yaml', '--trace'], path: 'scenarios/partition.yaml', who: 'sim', reason: /it is the scenario file; it would be overwritten$/ },
+    { args: ['scenarios/partition.yaml', '--trace', join(dir, 'same.out'), '--report'], path: join(dir, 'same.out'), who: 'sim', reason: /it is another output file of this run; it would be overwritten$/ },
+    { args: ['replay', 'docs/recordings/local-web', '--trace'], path: 'docs/recordings/local-web/recording.jsonl', who: 'sim replay', reason: /it is the recording; it would be overwritten$/ },
   ];
   for (const c of cases) {
     const r = sim([...c.args, c.path]);
