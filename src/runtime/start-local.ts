@@ -119,6 +119,10 @@ function startCluster(config: PacerConfig, cluster: LocalCluster, scheduler: Sch
   try {
     cluster.start(() => residentReservations(scheduler));
   } catch (err) {
-    throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${(err as Error).message}`);
+    // EEXIST/ENOTDIR from making the directory: a file stands in the path (mkdir's own words named no role).
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOTDIR' || (code === 'EEXIST' && (err as NodeJS.ErrnoException).syscall === 'mkdir')
+      ? 'a file that is not a directory stands in its path (--sandbox)' : (err as Error).message;
+    throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${why}`);
   }
 }

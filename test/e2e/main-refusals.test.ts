@@ -19,13 +19,14 @@ t.test('help, bad options and a bad store: exit codes and messages', async (t) =
   mkdirSync(join(dir, 'locked.db.lock'));
   writeFileSync(join(dir, 'plain'), 'x');
   // Independent processes: run them side by side to keep the file short.
-  const [help, badFlag, badEnv, store, lockDir, fileInPath] = await Promise.all([
+  const [help, badFlag, badEnv, store, lockDir, fileInPath, sandboxFile] = await Promise.all([
     runMain(t, ['--help']),
     runMain(t, ['--port', 'http']),
     runMain(t, [], { PACER_CLUSTER: 'k8s' }),
     runMain(t, ['--port', '0', '--store', garbage, '--sandbox', sandbox]),
     runMain(t, ['--port', '0', '--store', join(dir, 'locked.db'), '--sandbox', sandbox]),
     runMain(t, ['--port', '0', '--store', join(dir, 'plain', 'sub', 'p.db'), '--sandbox', sandbox]),
+    runMain(t, ['--port', '0', '--store', join(dir, 'other.db'), '--sandbox', join(dir, 'plain')]),
   ]);
 
   t.equal(help.code, 0, '--help exits 0');
@@ -48,4 +49,6 @@ t.test('help, bad options and a bad store: exit codes and messages', async (t) =
   t.match(lockDir.stderr, new RegExp(`^pacer: cannot start: cannot read the store lock ${join(dir, 'locked.db.lock')}: EISDIR`), 'naming the lock');
   t.equal(fileInPath.code, 1, 'a file in the store directory\'s path exits 1');
   t.match(fileInPath.stderr, new RegExp(`^pacer: cannot start: cannot create the store's directory ${join(dir, 'plain', 'sub')} \\(--store\\): a file that is not a directory stands in its path\n`), 'naming the directory and the option');
+  t.equal(sandboxFile.code, 1, 'a file where the sandboxes go exits 1');
+  t.match(sandboxFile.stderr, new RegExp(`^pacer: cannot start: cannot start the local cluster in ${join(dir, 'plain')}: a file that is not a directory stands in its path \\(--sandbox\\)\n`), 'naming the option');
 });

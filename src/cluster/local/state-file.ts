@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { makeDirs } from '../../runtime/make-dirs';
 import { dirname } from 'node:path';
 import type { ExecutorRecord } from './executor-record';
@@ -167,10 +167,13 @@ export class StateFile {
    * `<file>.damaged` and `<journal>.damaged` (replacing older ones), with one line saying so.
    */
   private setAsideSnapshot(reason: string): void {
-    renameSync(this.path, `${this.path}.damaged`);
-    if (readOrUndefined(this.journalPath) !== undefined) renameSync(this.journalPath, `${this.journalPath}.damaged`);
+    const suffix = damagedSuffix(this.path);
+    renameSync(this.path, `${this.path}${suffix}`);
+    // The journal's copy takes the same suffix; an older one there belonged to an older snapshot.
+    rmSync(`${this.journalPath}${suffix}`, { force: true });
+    if (readOrUndefined(this.journalPath) !== undefined) renameSync(this.journalPath, `${this.journalPath}${suffix}`);
     this.lostSnapshot = true;
-    this.log(`local cluster: ${this.path} set aside (now ${this.path}.damaged), not loaded: ${reason}; the cluster starts knowing no task: processes in the sandboxes no task accounts for are stopped, the store's instances are reconciled and relaunched, and resident instances keep their reservations`);
+    this.log(`local cluster: ${this.path} set aside (now ${this.path}${suffix}), not loaded: ${reason}; the cluster starts knowing no task: processes in the sandboxes no task accounts for are stopped, the store's instances are reconciled and relaunched, and resident instances keep their reservations`);
   }
 
   /**
@@ -259,4 +262,21 @@ function journalEntries(text: string, generation: number): JournalEntry[] {
     }
   }
   return out;
+}
+
+/** Copies of unreadable snapshots kept: `.damaged`, then `.damaged.1` … `.damaged.9`. */
+export const DAMAGED_COPIES_MAX = 10;
+
+/**
+ * The suffix the next unreadable snapshot at `path` is kept under: the first of `.damaged`,
+ * `.damaged.1` … `.damaged.9` not taken, so that an earlier incident's copy is never replaced
+ * (a second one replaced it before 2026-12-03); when all are taken, the last is replaced (the
+ * first ones, the oldest evidence, stay). Bounded like everything kept.
+ */
+function damagedSuffix(path: string): string {
+  for (let i = 0; i < DAMAGED_COPIES_MAX; i++) {
+    const suffix = i === 0 ? '.damaged' : `.damaged.${i}`;
+    if (!existsSync(`${path}${suffix}`)) return suffix;
+  }
+  return `.damaged.${DAMAGED_COPIES_MAX - 1}`;
 }

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { StateFile, type ExecutorRecord } from '../../../src/cluster/local/state-file';
+import { DAMAGED_COPIES_MAX, StateFile, type ExecutorRecord } from '../../../src/cluster/local/state-file';
 import { executorToStored } from '../../../src/cluster/local/stored-executor';
 import type { MasterReservation } from '../../../src/master/master';
 
@@ -93,6 +93,27 @@ t.test('a snapshot that cannot be read is set aside with its journal, said so, a
     file.save({ version: 1, frameworkId: 'fw2', executors: [executor('c', 9)] });
     t.same(keysAndPids(file), [['c', 9]], `${c.name}: the next snapshot is written and loads`);
   }
+});
+
+t.test('a second and later unreadable snapshot is kept beside the first, never over it, up to DAMAGED_COPIES_MAX', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-state-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const lines: string[] = [];
+  const file = new StateFile(join(dir, 'local-cluster.json'), (line) => void lines.push(line));
+  const suffixes = Array.from({ length: DAMAGED_COPIES_MAX }, (_, i) => (i === 0 ? '.damaged' : `.damaged.${i}`));
+  for (let i = 0; i < DAMAGED_COPIES_MAX + 2; i++) {
+    writeFileSync(file.path, `cut ${i}`);
+    writeFileSync(file.journalPath, `journal ${i}\n`);
+    t.equal(file.load(), undefined, `incident ${i}: nothing loaded`);
+  }
+  suffixes.forEach((suffix, i) => {
+    const last = i === DAMAGED_COPIES_MAX - 1;
+    // The last slot holds the latest incident once all are taken; the earlier ones stay as they were.
+    const n = last ? DAMAGED_COPIES_MAX + 1 : i;
+    t.equal(readFileSync(`${file.path}${suffix}`, 'utf8'), `cut ${n}`, `${suffix}: incident ${n}`);
+    t.equal(readFileSync(`${file.journalPath}${suffix}`, 'utf8'), `journal ${n}\n`, `${suffix}: its journal`);
+  });
+  t.match(lines[1], /now .*local-cluster\.json\.damaged\.1\)/, 'the line names where it went');
 });
 
 t.test('append answers true once the journal outgrows max(1 MiB, twice the snapshot)', async (t) => {
