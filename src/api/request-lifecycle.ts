@@ -73,6 +73,22 @@ export class RequestLifecycle extends LogController {
     this.completed(reply, reply.elapsedTime);
   }
 
+  /**
+   * For an answer that may end by its connection closing rather than by finishing (a hijacked
+   * event stream the client leaves): neither fastify nor {@link incomingRequest}'s listener hears
+   * of it then (no `finish`), so its record was never written and the HTTP metrics' count of
+   * requests in flight never went down again (found 2026-12-03). On `close` without `finish`, the
+   * completion is reported here, once; a finished answer was reported already.
+   */
+  watchClose(request: FastifyRequest, reply: FastifyReply): void {
+    const raw = reply.raw;
+    raw.once('close', () => {
+      if (raw.writableFinished) return;
+      if (this.log) logRequestCompleted(null, request, reply);
+      this.completed(reply, reply.elapsedTime);
+    });
+  }
+
   private completed(reply: FastifyReply, elapsedMs: number): void {
     for (let i = 0; i < this.completions.length; i++) this.completions[i](reply, elapsedMs);
   }

@@ -96,7 +96,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   tasksRoutes(app, routeDeps);
   queueRoutes(app, routeDeps);
   systemRoutes(app, routeDeps, lifecycle);
-  eventsRoutes(app, routeDeps, parts.stream);
+  eventsRoutes(app, routeDeps, parts.stream, lifecycle);
   uiRoutes(app);
   setAsideRoutes(app, routeDeps);
   recordingRoutes(app, routeDeps);

@@ -1,3 +1,4 @@
+import type { RequestLifecycle } from '../request-lifecycle';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../api-deps';
 import { ApiError, tooManySubscribers } from '../errors';
@@ -23,7 +24,7 @@ export type { EventStream, StreamClient } from './event-stream';
  * server closes the stream first (its connections would otherwise keep `close` waiting). Not
  * served when the stream cannot attach clients (see {@link EventStream}).
  */
-export function eventsRoutes(app: FastifyInstance, deps: ApiDeps, stream: EventStream): void {
+export function eventsRoutes(app: FastifyInstance, deps: ApiDeps, stream: EventStream, lifecycle?: Pick<RequestLifecycle, 'watchClose'>): void {
   app.addHook('preClose', (done) => {
     stream.close();
     done();
@@ -40,6 +41,8 @@ export function eventsRoutes(app: FastifyInstance, deps: ApiDeps, stream: EventS
       if (stream.isFull?.() === true) throw tooManySubscribers(stream.subscriberLimit ?? MAX_EVENT_SUBSCRIBERS);
       const client = streamClientOf(request);
       reply.hijack();
+      // A client that leaves ends the answer by a close, not a finish: its record and metrics come from there.
+      lifecycle?.watchClose(request, reply);
       // Gone before it attached: its `close` has passed, so it would never be detached.
       if (request.socket.destroyed) return void reply.raw.destroy();
       reply.raw.writeHead(200, sseHeaders(deps.config));

@@ -4,6 +4,7 @@ import type { ApiDeps } from '../../../src/api/api-deps';
 import type { ApiAuthentication } from '../../../src/api/auth/api-authentication';
 import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
 import { buildServer } from '../../../src/api/server';
+import type { PacerLog } from '../../../src/runtime/pacer-log';
 import type { StoredState } from '../../../src/scheduler/ports/store';
 import { Harness } from '../../harness/core-harness';
 import { TEST_API_CONFIG } from '../api-fixture';
@@ -24,8 +25,8 @@ export interface SseServer {
  * The caller closes `app` (which closes the hub) in `t.teardown`. `auth`: behind authentication
  * (and `--authorization_file`). `stored`: the core starts on this stored state (as after a restart).
  */
-export async function startSseServer(opts: { bufferSize?: number; bufferBytes?: number; endGraceMs?: number; keepAliveMs?: number; maxSubscribers?: number; auth?: ApiAuthentication; stored?: StoredState } = {}): Promise<SseServer> {
-  const { auth, stored, ...hubOptions } = opts;
+export async function startSseServer(opts: { bufferSize?: number; bufferBytes?: number; endGraceMs?: number; keepAliveMs?: number; maxSubscribers?: number; auth?: ApiAuthentication; stored?: StoredState; log?: PacerLog } = {}): Promise<SseServer> {
+  const { auth, stored, log, ...hubOptions } = opts;
   const harness = new Harness(stored === undefined ? {} : { stored });
   const clock = { nowMs: () => harness.nowMs };
   const hub = new EventStreamHub({ subscribe: (listener) => harness.scheduler.subscribe(listener), clock, ...hubOptions });
@@ -38,7 +39,7 @@ export async function startSseServer(opts: { bufferSize?: number; bufferBytes?: 
     frameworkId: () => 'pacer-test-framework',
     uptimeMs: () => harness.elapsedMs,
   };
-  const app = buildServer({ deps, stream: hub, ...(auth === undefined ? {} : { auth }) });
+  const app = buildServer({ deps, stream: hub, ...(auth === undefined ? {} : { auth }), ...(log === undefined ? {} : { log }) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { harness, hub, deps, app, baseUrl: `http://127.0.0.1:${port}`, port };
