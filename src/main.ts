@@ -42,7 +42,7 @@ async function main(): Promise<number> {
   for (const line of unusedFlagWarnings(parsed.cluster, givenFlags(process.argv.slice(2), process.env), parsed.zk !== undefined)) log.child({ component: 'pacer' }).warn(line);
   for (const flag of hidden.hidden) {
     const instead = flag === '--http_credentials' ? 'PACER_HTTP_CREDENTIALS or --http_credentials_file' : `PACER_${flag.slice(2).toUpperCase()}`;
-    log.child({ component: 'pacer' }).warn(`${flag} was given on the command line, where every user of this host could read its credentials (ps) until pacer hid them from its process title at start: give them in ${instead} instead`);
+    log.child({ component: 'pacer' }).warn(`${flag} was given on the command line, where every user of this host could read its credentials (ps) until pacer hid them from its process title at start, and for the whole run in the process of npm and its shell when started by npm start: give them in ${instead} instead`);
   }
   const hooks = { log };
   if (parsed.zk !== undefined) {
