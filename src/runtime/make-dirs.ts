@@ -31,3 +31,14 @@ export function makeDirs(path: string): void {
     }
   }
 }
+
+/**
+ * What a {@link makeDirs} error means for the one who named the path: a file that is not a
+ * directory in the way (ENOTDIR, or mkdir's EEXIST: the system's words name no role), else the
+ * error's own message. `option`, when given, is named after the former (`(--sandbox)`).
+ */
+export function whyNoDir(err: unknown, option?: string): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code !== 'ENOTDIR' && !(e.code === 'EEXIST' && e.syscall === 'mkdir')) return e.message;
+  return `a file that is not a directory stands in its path${option === undefined ? '' : ` (${option})`}`;
+}

@@ -1,4 +1,4 @@
-import { makeDirs } from './make-dirs';
+import { makeDirs, whyNoDir } from './make-dirs';
 import { loggingDriver } from './logging-driver';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -336,8 +336,6 @@ function makeStoreDir(dir: string): void {
   try {
     makeDirs(dir);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file that is not a directory stands in its path' : (err as Error).message;
-    throw new Error(`cannot create the store's directory ${dir} (--store): ${why}`);
+    throw new Error(`cannot create the store's directory ${dir} (--store): ${whyNoDir(err)}`);
   }
 }

@@ -9,6 +9,7 @@ import { silentLog } from './pacer-log';
 import type { LeaderDuties } from '../ha/leadership';
 import { buildApi, dutiesExtras, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
 import type { RuntimeStore } from './runtime-store';
+import { whyNoDir } from './make-dirs';
 
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
@@ -119,10 +120,7 @@ function startCluster(config: PacerConfig, cluster: LocalCluster, scheduler: Sch
   try {
     cluster.start(() => residentReservations(scheduler));
   } catch (err) {
-    // EEXIST/ENOTDIR from making the directory: a file stands in the path (mkdir's own words named no role).
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOTDIR' || (code === 'EEXIST' && (err as NodeJS.ErrnoException).syscall === 'mkdir')
-      ? 'a file that is not a directory stands in its path (--sandbox)' : (err as Error).message;
-    throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${why}`);
+    // A file where the sandboxes go is named with the option (mkdir's own words named no role).
+    throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${whyNoDir(err, '--sandbox')}`);
   }
 }
