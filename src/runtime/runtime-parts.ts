@@ -1,5 +1,6 @@
 import { makeDirs, whyNoDir } from './make-dirs';
 import { loggingDriver } from './logging-driver';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ApiConfig, ApiDeps, MesosFrameworkFacts, ZookeeperFacts } from '../api/api-deps';
@@ -49,6 +50,13 @@ export interface RuntimeBase {
   /** The last offer seen per agent (a loop observer): what-if forks build their agents from it (src/whatif). */
   readonly lastOffers: LastOffers;
   release(): void;
+  /**
+   * After a start that failed before serving: {@link release}, then removes the store file (and
+   * SQLite's `-wal`/`-shm` beside it) when this start created it. Nothing was accepted (the API
+   * never listened), so nothing is lost; a port in use or a bad `--sandbox` no longer leaves an
+   * empty store behind. A store that was there before, or `opened` (ZooKeeper), is kept as it is.
+   */
+  discard(): void;
 }
 
 /** What a composition may be given besides the config (main.ts gives the log; tests may redirect both). */
@@ -82,6 +90,8 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
     opened?.close();
     throw err;
   }
+  // Read under the lock, before the open creates it: only a file this start made is removed by `discard`.
+  const storeIsNew = opened === undefined && !existsSync(config.storePath);
   let store: RuntimeStore;
   try {
     store = opened ?? SqliteStore.open(config.storePath, {
@@ -110,18 +120,34 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
     refuseChanges();
   };
   const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), beforeCommand, onFailure: onCoreFailure });
+  const release = (): void => {
+    loop.close();
+    recorder.close();
+    keeper.stop();
+    keeper.check();
+    store.close();
+    lock.release();
+  };
   return {
-    store, loop, clock: loop, log, onCoreFailure, recorder, lastOffers: new LastOffers(),
-    release: () => {
-      loop.close();
-      recorder.close();
+    store, loop, clock: loop, log, onCoreFailure, recorder, lastOffers: new LastOffers(), release,
+    discard: () => {
+      // Removed before the lock is let go: no other pacer can have opened it meanwhile.
       keeper.stop();
-      keeper.check();
-      store.close();
-      lock.release();
+      if (storeIsNew) {
+        loop.close();
+        recorder.close();
+        store.close();
+        for (const suffix of STORE_FILE_SUFFIXES) rmSync(`${config.storePath}${suffix}`, { force: true });
+        lock.release();
+        return;
+      }
+      release();
     },
   };
 }
+
+/** The store file and what SQLite keeps beside it (write-ahead log, shared memory, rollback journal). */
+const STORE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal'] as const;
 
 /**
  * What a leader's duties (src/ha) carry besides the core: the store's durability (the API holds
@@ -308,13 +334,13 @@ export interface Serving {
  * shares: the loop closes first so nothing reaches the core while the API drains, then the
  * listeners, the credential-file watchers, and `abandon`.
  */
-export async function serveApi(api: BuiltApi, base: RuntimeBase, abandon: () => void): Promise<Serving> {
+export async function serveApi(api: BuiltApi, base: RuntimeBase, abandon: Abandon): Promise<Serving> {
   let listening: ListenerAddress[];
   try {
     listening = await api.listeners.listen(api.app);
   } catch (err) {
     api.auth?.close();
-    abandon();
+    abandon({ failedStart: true });
     throw err;
   }
   let closing: Promise<void> | undefined;
@@ -322,7 +348,7 @@ export async function serveApi(api: BuiltApi, base: RuntimeBase, abandon: () => 
     base.loop.close();
     await Promise.all([api.app.close(), api.listeners.close()]);
     api.auth?.close();
-    abandon();
+    abandon({ failedStart: false });
   };
   return {
     address: api.listeners.leaderAddress, listening,
@@ -330,6 +356,12 @@ export async function serveApi(api: BuiltApi, base: RuntimeBase, abandon: () => 
     close: () => (closing ??= close()),
   };
 }
+
+/**
+ * Undoes what a composition opened (driver, loop, store, lock). `failedStart`: the start failed
+ * before serving, so a store file it created goes too ({@link RuntimeBase.discard}).
+ */
+export type Abandon = (how: { readonly failedStart: boolean }) => void;
 
 /** The store's directory made (with its parents); an error names it (EEXIST alone named no role: a file stood in the way). */
 function makeStoreDir(dir: string): void {

@@ -7,7 +7,7 @@ import type { PacerConfig } from './config';
 import type { PacerLog } from './pacer-log';
 import { silentLog } from './pacer-log';
 import type { LeaderDuties } from '../ha/leadership';
-import { buildApi, dutiesExtras, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
+import { buildApi, dutiesExtras, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks, type Abandon } from './runtime-parts';
 import type { RuntimeStore } from './runtime-store';
 import { whyNoDir } from './make-dirs';
 
@@ -54,14 +54,14 @@ export async function startLocal(config: PacerConfig, hooks: RuntimeHooks = {}):
   try {
     api = buildApi(config, base, scheduler, localClusterFacts(config, cluster));
   } catch (err) {
-    abandon();
+    abandon({ failedStart: true });
     throw err;
   }
   try {
     startCluster(config, cluster, scheduler);
   } catch (err) {
     api.auth?.close();
-    abandon();
+    abandon({ failedStart: true });
     throw err;
   }
   const { address, listening, reloadAuth, close } = await serveApi(api, base, abandon);
@@ -86,7 +86,7 @@ export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}, 
   try {
     startCluster(config, cluster, scheduler);
   } catch (err) {
-    abandon();
+    abandon({ failedStart: true });
     throw err;
   }
   return {
@@ -94,23 +94,24 @@ export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}, 
     ...dutiesExtras(config, base, scheduler),
     stop: () => {
       base.loop.close();
-      abandon();
+      abandon({ failedStart: false });
     },
   };
 }
 
 /** Store → loop → driver → scheduler (which recovers from the store); undone on failure. */
-function openLocal(config: PacerConfig, hooks: RuntimeHooks, store?: RuntimeStore): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: () => void } {
+function openLocal(config: PacerConfig, hooks: RuntimeHooks, store?: RuntimeStore): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: Abandon } {
   const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure, store, hooks.storeFreeBytes);
   const cluster = new LocalCluster(localClusterOptions(config, base.log), (input) => base.loop.post(input));
-  const abandon = (): void => {
+  const abandon: Abandon = ({ failedStart }) => {
     cluster.stop();
-    base.release();
+    if (failedStart) base.discard();
+    else base.release();
   };
   try {
     return { base, cluster, scheduler: startScheduler(config, base, cluster, base.store, hooks.inputs), abandon };
   } catch (err) {
-    base.release();
+    base.discard();
     throw err;
   }
 }

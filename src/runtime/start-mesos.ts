@@ -12,7 +12,7 @@ import { launchedInstanceCount } from './launched-instances';
 import { mesosAuthentication } from './mesos-credentials';
 import { silentLog, type PacerLog } from './pacer-log';
 import type { LeaderDuties } from '../ha/leadership';
-import { buildApi, dutiesExtras, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
+import { buildApi, dutiesExtras, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks, type Abandon } from './runtime-parts';
 import type { RuntimeStore } from './runtime-store';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
@@ -56,7 +56,7 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   try {
     api = buildApi(config, base, scheduler, { ...mesosClusterFacts(config), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics });
   } catch (err) {
-    abandon();
+    abandon({ failedStart: true });
     throw err;
   }
   const { address, listening, reloadAuth, close } = await serveApi(api, base, abandon);
@@ -109,7 +109,7 @@ export function startMesosDuties(config: PacerConfig, hooks: StartMesosHooks, on
     ...dutiesExtras(config, base, scheduler),
     stop: () => {
       base.loop.close();
-      abandon();
+      abandon({ failedStart: false });
     },
   };
 }
@@ -117,7 +117,7 @@ export function startMesosDuties(config: PacerConfig, hooks: StartMesosHooks, on
 /** Store → loop → driver → scheduler (recovering the framework id) → SUBSCRIBE; undone on failure. */
 function openMesos(
   config: PacerConfig, hooks: StartMesosHooks, fatal: (log: PacerLog) => (error: Error) => void, opened?: RuntimeStore,
-): { base: RuntimeBase; cluster: MesosCluster; scheduler: Scheduler; abandon: () => void } {
+): { base: RuntimeBase; cluster: MesosCluster; scheduler: Scheduler; abandon: Abandon } {
   let detector: ReturnType<typeof detectorForMaster>;
   let authentication: ReturnType<typeof mesosAuthentication>;
   try {
@@ -142,16 +142,17 @@ function openMesos(
     ...hooks.driver,
     onFatal,
   }, (input) => base.loop.post(input));
-  const abandon = (): void => {
+  const abandon: Abandon = ({ failedStart }) => {
     cluster.stop();
-    base.release();
+    if (failedStart) base.discard();
+    else base.release();
   };
   try {
     const scheduler = startScheduler(config, base, cluster, store, hooks.inputs);
     cluster.start({ ...recovered, launchedInstances: launchedInstanceCount(scheduler) });
     return { base, cluster, scheduler, abandon };
   } catch (err) {
-    abandon();
+    abandon({ failedStart: true });
     throw err;
   }
 }

@@ -1,13 +1,16 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
 import { tempDir } from './e2e-kit';
 import { runMain } from './main-kit';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store';
 
 /**
  * `src/main.ts` as a real process, for what it does before serving: `--help` (stdout, exit 0),
  * a bad flag or environment variable (exit 2, the message, then the usage) and a store it must not
- * open (exit 1, the store's own message, the file untouched).
+ * open (exit 1, the store's own message, the file untouched); a start that fails on `--sandbox` or
+ * on a port in use leaves no store file it created, and keeps one that was there.
  */
 
 t.test('help, bad options and a bad store: exit codes and messages', async (t) => {
@@ -19,7 +22,14 @@ t.test('help, bad options and a bad store: exit codes and messages', async (t) =
   mkdirSync(join(dir, 'locked.db.lock'));
   writeFileSync(join(dir, 'plain'), 'x');
   // Independent processes: run them side by side to keep the file short.
-  const [help, badFlag, badEnv, store, lockDir, fileInPath, sandboxFile] = await Promise.all([
+  // A port in use (held here); an existing store, which a failed start must keep.
+  const busy = await listening();
+  t.teardown(() => new Promise<void>((done) => busy.close(() => done())));
+  const busyPort = String((busy.address() as { port: number }).port);
+  const kept = join(dir, 'kept.db');
+  SqliteStore.open(kept).close();
+  const keptSize = statSync(kept).size;
+  const [help, badFlag, badEnv, store, lockDir, fileInPath, sandboxFile, portNew, portKept] = await Promise.all([
     runMain(t, ['--help']),
     runMain(t, ['--port', 'http']),
     runMain(t, [], { PACER_CLUSTER: 'k8s' }),
@@ -27,6 +37,8 @@ t.test('help, bad options and a bad store: exit codes and messages', async (t) =
     runMain(t, ['--port', '0', '--store', join(dir, 'locked.db'), '--sandbox', sandbox]),
     runMain(t, ['--port', '0', '--store', join(dir, 'plain', 'sub', 'p.db'), '--sandbox', sandbox]),
     runMain(t, ['--port', '0', '--store', join(dir, 'other.db'), '--sandbox', join(dir, 'plain')]),
+    runMain(t, ['--port', busyPort, '--store', join(dir, 'new.db'), '--sandbox', sandbox]),
+    runMain(t, ['--port', busyPort, '--store', kept, '--sandbox', join(dir, 'sandboxes-kept')]),
   ]);
 
   t.equal(help.code, 0, '--help exits 0');
@@ -51,4 +63,23 @@ t.test('help, bad options and a bad store: exit codes and messages', async (t) =
   t.match(fileInPath.stderr, new RegExp(`^pacer: cannot start: cannot create the store's directory ${join(dir, 'plain', 'sub')} \\(--store\\): a file that is not a directory stands in its path\n`), 'naming the directory and the option');
   t.equal(sandboxFile.code, 1, 'a file where the sandboxes go exits 1');
   t.match(sandboxFile.stderr, new RegExp(`^pacer: cannot start: cannot start the local cluster in ${join(dir, 'plain')}: a file that is not a directory stands in its path \\(--sandbox\\)\n`), 'naming the option');
+  // Before 2026-12-03 each left a new, empty store file behind.
+  t.notOk(existsSync(join(dir, 'other.db')), 'the store it created is gone');
+
+  t.equal(portNew.code, 1, 'a port in use exits 1');
+  t.match(portNew.stderr, new RegExp(`^pacer: cannot start: listen EADDRINUSE: address already in use 127\\.0\\.0\\.1:${busyPort}\n`), 'naming the address');
+  t.notOk(existsSync(join(dir, 'new.db')), 'the store it created is gone');
+  t.notOk(existsSync(join(dir, 'new.db-wal')), 'and its write-ahead log');
+  t.notOk(existsSync(join(dir, 'new.db.lock')), 'and its lock');
+  t.equal(portKept.code, 1, 'a port in use exits 1 with a store that was there');
+  t.ok(existsSync(kept) && statSync(kept).size >= keptSize, 'that store is kept');
 });
+
+/** A TCP server on 127.0.0.1 at a port of the system's choice. */
+function listening(): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
