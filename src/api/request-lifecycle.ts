@@ -27,6 +27,8 @@ export type CompletionListener = (reply: FastifyReply, elapsedMs: number) => voi
 export class RequestLifecycle extends LogController {
   private readonly arrivals: ((request: FastifyRequest, reply: FastifyReply) => void)[] = [];
   private readonly completions: CompletionListener[] = [];
+  /** Answers whose client left a stream early ({@link streamError}): reported then, never again. */
+  private readonly leftEarly = new WeakSet<FastifyReply>();
 
   /**
    * `log`: the server has a logger (fastify then calls {@link requestCompleted} for every finished
@@ -68,8 +70,27 @@ export class RequestLifecycle extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (!this.log) return;
+    if (!this.log || this.leftEarly.has(reply)) return;
     logRequestCompleted(error, request, reply);
+    this.completed(reply, reply.elapsedTime);
+  }
+
+  /**
+   * A streamed answer (`reply.send(stream)`: the event stream a standby forwards from the leader)
+   * that the client left before its end: fastify wrote a record of its own ("stream closed
+   * prematurely", without pacer's fields) and reported no completion (the answer never finishes),
+   * so the request had no record of pacer's and the count of requests in flight never went down
+   * (found 2026-12-03). Its completion is reported here instead, once. Other stream errors are
+   * fastify's `warn`, as before.
+   */
+  override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+      super.streamError(error, request, reply);
+      return;
+    }
+    if (reply.raw.writableFinished || this.leftEarly.has(reply)) return;
+    this.leftEarly.add(reply);
+    if (this.log) logRequestCompleted(null, request, reply);
     this.completed(reply, reply.elapsedTime);
   }
 

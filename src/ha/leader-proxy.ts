@@ -1,5 +1,5 @@
 import replyFrom from '@fastify/reply-from';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IncomingHttpHeaders } from 'node:http';
 import { badRequest, leaderProxyErrors, type ApiError } from '../api/errors';
@@ -123,17 +123,44 @@ function forward(request: FastifyRequest, reply: FastifyReply, origin: string, v
   const client = keepClientAddress(request);
   // The body is streamed as it arrived: nothing here parses it, the leader does.
   if (withBody) request.body = request.raw;
+  const restoreLog = warningsAsDebug(request);
   try {
     reply.from(`${origin}${request.raw.url ?? request.url}`, {
       rewriteRequestHeaders: (_req, headers) => requestHeaders(headers, via, client, withBody),
-      rewriteHeaders: (headers) => ({ ...headers, [VIA_HEADER]: via }),
-      onError: (r, { error }) => void r.send(proxyError(error)),
+      // The leader answered: this request's own record (request-log.ts) is written with its log.
+      rewriteHeaders: (headers) => {
+        restoreLog();
+        return { ...headers, [VIA_HEADER]: via };
+      },
+      onError: (r, { error }) => {
+        restoreLog();
+        void r.send(proxyError(error));
+      },
       ...(stream ? { onResponse: (_req: unknown, _reply: unknown, res: { stream: NodeJS.ReadableStream }) => sendStreamHeadersAtOnce(reply, res.stream) } : {}),
     });
   } catch (err) {
+    restoreLog();
     // reply-from refuses a path it cannot forward safely (`..` segments, bad escapes) before sending.
     void reply.send(badRequest(`cannot forward ${request.method} ${request.url} to the leader: ${(err as Error).message}`));
   }
+}
+
+/**
+ * While reply-from forwards `request`, its `warn` records go to `debug`; returns what puts the
+ * request's own log back (before its answer, so pacer's record of the request is as always).
+ * reply-from writes a `warn` of its own with the error's whole stack when the leader cannot be
+ * reached ("response errored"): one per request for as long as the leader is down, of which
+ * pacer's own record of the request (a `warn`, with the 502 or 504 and the reason) already says
+ * all an operator needs. The stack stays at `debug` for whoever asks for it.
+ */
+function warningsAsDebug(request: FastifyRequest): () => void {
+  const log = request.log;
+  const quiet = Object.create(log) as FastifyBaseLogger;
+  quiet.warn = log.debug.bind(log);
+  request.log = quiet;
+  return () => {
+    request.log = log;
+  };
 }
 
 /**
