@@ -21,7 +21,14 @@ export function responseSink(res: ServerResponse): SubscriberSink {
       return socket.writableLength < socket.writableHighWaterMark;
     },
     end: () => void res.end(),
-    destroy: () => void res.destroy(),
+    destroy: () => {
+      // Reset (RST), not closed (FIN): a close leaves what the receiver has not taken in the
+      // kernel's send buffer, sent on for as long as the kernel keeps trying (minutes for a
+      // receiver that reads nothing); a reset discards it at once, as the contract says.
+      const socket = res.socket;
+      if (socket !== null && !socket.destroyed) socket.resetAndDestroy();
+      res.destroy();
+    },
     on(event, listener) {
       res.on(event, listener);
       return this;

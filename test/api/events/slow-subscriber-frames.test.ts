@@ -124,6 +124,8 @@ for (const c of cases) {
 t.test('a disconnected client that never reads again is dropped after the grace period', async (t) => {
   const server = await startSseServer({ bufferSize: 16, endGraceMs: 200 });
   t.teardown(() => server.app.close());
+  let served: net.Socket | undefined;
+  server.app.server.once('connection', (socket: net.Socket) => (served = socket));
   const slow = connectPaused(server.port);
   t.teardown(() => slow.socket.destroy());
   await waitUntil(() => server.hub.subscriberCount === 1, 'the slow client to attach');
@@ -131,7 +133,17 @@ t.test('a disconnected client that never reads again is dropped after the grace 
   while (server.hub.subscriberCount === 1 && published < 4000) server.deps.events.publish(event(published++, () => 64 * 1024 + 7));
   t.equal(server.hub.subscriberCount, 0, 'disconnected');
   t.equal(server.hub.endingCount, 1, 'its stream ended, waiting to be read');
-  await waitUntil(() => server.hub.endingCount === 0, 'the connection to be dropped after the grace period');
+  // What the server's kernel had taken of the stream (node's count less what node still holds).
+  let handedToKernel = 0;
+  await waitUntil(() => {
+    if (served !== undefined && !served.destroyed) handedToKernel = served.bytesWritten - served.writableLength;
+    return server.hub.endingCount === 0;
+  }, 'the connection to be dropped after the grace period');
   slow.read();
   await waitUntil(slow.closed, 'the client to see the connection gone');
+  // Before 2026-12-03 it was closed (FIN): the kernel kept the unread tail (megabytes here) and
+  // sent it on, to the end of the response, for as long as the client took to read it.
+  t.ok(handedToKernel > 0, `the server's kernel had taken ${handedToKernel} bytes`);
+  t.ok(slow.bytes().length < handedToKernel, `reset: the client read ${slow.bytes().length} bytes, not all ${handedToKernel} the kernel had (the unread tail was discarded)`);
+  t.notOk(splitResponse(slow.bytes()).complete, 'the end of the response never arrived');
 });
