@@ -319,6 +319,7 @@ export class Scheduler {
       // Swap the two sets instead of copying: this runs after every status update.
       const now = state.changed;
       state.changed = this.settling;
+      state.renewChangedEpoch();
       this.settling = now;
       for (const id of now) {
         const rs = state.runSpecs.get(id);
@@ -330,6 +331,7 @@ export class Scheduler {
     }
     this.renewTokens(state.changed);
     state.changed.clear();
+    state.renewChangedEpoch();
   }
 
   /** The other half of the changed-run-specs double buffer (see settle). */

@@ -196,10 +196,17 @@ export function place(
   // The fields that usually hold their value already are compared first: a store of a reference
   // into an old instance costs V8 a write barrier (a look at the instance's page), a read does not.
   if (inst.allocation !== allocation) inst.allocation = allocation;
-  if (inst.runSpecVersion !== spec.version) inst.runSpecVersion = spec.version;
-  const configVersion = spec.versionInfo.lastConfigChangeAt;
-  if (inst.configVersion !== configVersion) inst.configVersion = configVersion;
-  if (!spec.resident && inst.role !== spec.role) setInstanceRole(ctx, rs, inst, spec.role);
+  // The target is compared only when it is not the one last found right for this definition
+  // (RunSpecState.placedTarget): the instances of a scale-up share one, and reading its fields
+  // (and the definition's version info) was a cache miss or two per placement at a million.
+  if (inst.sharedTarget !== rs.placedTarget || rs.placedSpec !== spec) {
+    if (inst.runSpecVersion !== spec.version) inst.runSpecVersion = spec.version;
+    const configVersion = spec.versionInfo.lastConfigChangeAt;
+    if (inst.configVersion !== configVersion) inst.configVersion = configVersion;
+    if (!spec.resident && inst.role !== spec.role) setInstanceRole(ctx, rs, inst, spec.role);
+    rs.placedTarget = inst.sharedTarget;
+    rs.placedSpec = spec;
+  }
   rs.counts.add(agent);
   const nowMs = ctx.clock.nowMs();
   if (inst.condition !== 'Scheduled') {
@@ -216,7 +223,11 @@ export function place(
   if (Array.isArray(tasks)) inst.tasks = tasks;
   else inst.launchApp(tasks.hostPorts, appResources(spec));
   const state = ctx.state;
-  state.changed.add(spec.id);
+  // Once per run spec and epoch of `changed` (SchedulerState.changedEpoch), not per placement.
+  if (rs.changedEpoch !== state.changedEpoch) {
+    state.changed.add(spec.id);
+    rs.changedEpoch = state.changedEpoch;
+  }
   // Placed out of the queue: not placed before since the last flush (see DirtyInstances.addPlaced).
   state.dirty.addPlaced(inst);
   ctx.effects.event(instanceChangedEvent(inst, nowMs), atEvent(inst));

@@ -166,6 +166,15 @@ export class Instance {
     this.startedAtMs = f.startedAtMs;
   }
 
+  /**
+   * The shared {@link InstanceTarget} itself, for an identity check: the instance tracker's
+   * placement compares it with the one it last found right for the run spec's definition, and
+   * then reads none of its fields (at a million placements each read of it was a cache miss).
+   */
+  get sharedTarget(): InstanceTarget {
+    return this.#target;
+  }
+
   /** The run spec's id (a path). */
   get runSpecId(): string {
     return this.#target.runSpecId;

@@ -22,5 +22,9 @@ export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): Run
     deleting: false,
     instanceRoles: new Map(),
     rejections: new RejectionStats(lastUnusedOffersMax),
+    // Set here so that every run spec state has one shape (the placement reads them).
+    placedTarget: undefined,
+    placedSpec: undefined,
+    changedEpoch: -1,
   };
 }

@@ -1,3 +1,4 @@
+import type { InstanceTarget } from '../model/instance-target';
 import type { Instance } from '../model/instance';
 import type { TimerHandle } from '../instances/instance-effects';
 import type { InstanceIndex } from './instance-index';
@@ -68,4 +69,18 @@ export interface RunSpecState {
    * first offered. Absent = none.
    */
   releasing?: Map<string, string>;
+  /**
+   * The instance target a placement last found right for `placedSpec` (its version, config
+   * generation and, unless resident, role: instances/instance-tracker.ts `place`): an instance
+   * placed with this very target under this very definition needs none of them compared (the
+   * usual case: the instances of a scale-up share one target). Absent until a first placement.
+   */
+  placedTarget?: InstanceTarget;
+  placedSpec?: RunSpec;
+  /**
+   * The {@link SchedulerState.changedEpoch} at which its id was last put in `state.changed`: a
+   * placement does not add it again within the same epoch (one Set look-up per placement, whose
+   * key's hash lives in a string likely out of cache, was 3 % of the 1M match).
+   */
+  changedEpoch?: number;
 }

@@ -36,6 +36,12 @@ export class SchedulerState {
   readonly failuresToWrite = new Set<RunSpecState>();
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
+  /**
+   * Moves on ({@link renewChangedEpoch}) whenever {@link changed} is emptied or replaced, so that
+   * a run spec whose `changedEpoch` equals it is in `changed` now (a placement skips adding it
+   * again). Unique in the process (a module counter), so that no other state's epoch matches.
+   */
+  changedEpoch = nextChangedEpoch();
   frameworkId?: string;
   /** The framework roles the driver was last told (it starts subscribed with the default role). */
   frameworkRoles: readonly string[];
@@ -54,6 +60,11 @@ export class SchedulerState {
   private readonly removed = new WeakSet<Instance>();
   /** Whether any instance was ever put in {@link removed} (until then every instance is current without a look-up). */
   private anyRemoved = false;
+  /** Call when {@link changed} was emptied or replaced: run specs marked in an earlier epoch are added again. */
+  renewChangedEpoch(): void {
+    this.changedEpoch = nextChangedEpoch();
+  }
+
   /** Stored versions of every run spec and of the root (bounded; survives delete and re-create: a pod's for good, an app's while a kept root version holds it). */
   readonly history = new VersionHistory();
   /** {@link taskOwner}'s answers by task id (a cache that checks each answer: see TaskOwners). */
@@ -142,4 +153,14 @@ export class SchedulerState {
       }
     }
   }
+}
+
+// The epochs of every state in the process, in turn (see SchedulerState.changedEpoch): a value
+// never reached by any observable output, only by the check that skips a Set add that would
+// change nothing.
+let changedEpochs = 0;
+
+function nextChangedEpoch(): number {
+  changedEpochs = changedEpochs === Number.MAX_SAFE_INTEGER ? 0 : changedEpochs + 1;
+  return changedEpochs;
 }
