@@ -195,6 +195,9 @@ class Candidate {
   readonly stats: RejectionStats;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
+  /** Its statistics' slot in the matcher's log ({@link slotIn}), and the log table's generation it is of. */
+  private slot = -1;
+  private slotGeneration = -1;
   /** Offers it used in this cycle. */
   usedOffers = 0;
   /** A resident candidate: whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
@@ -233,6 +236,15 @@ class Candidate {
     this.ownRequest = rs.request;
     this.cpusMilli = rs.request.resources.cpusMilli;
     this.memMilli = rs.request.resources.memMilli;
+  }
+
+  /** Its statistics' slot in `log` (OfferUseLog.slotOf), asked for again when the log's table started over: an append reads nothing of the statistics. */
+  slotIn(log: OfferUseLog): number {
+    if (this.slotGeneration !== log.generation) {
+      this.slot = log.slotOf(this.stats);
+      this.slotGeneration = log.generation;
+    }
+    return this.slot;
   }
 
   /** Takes {@link next} (there is one while {@link filters} are set) out of the queue, to place it. */
@@ -369,7 +381,7 @@ class Batch {
    * statistics' objects, scattered over the heap).
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
-    this.offerLog.append(c.stats, reasonIndex(reason), offer, this.nowMs);
+    this.offerLog.appendSlot(c.slotIn(this.offerLog), reasonIndex(reason), offer, this.nowMs);
   }
 
   /** As {@link rejected}, for a run spec the resident pass refused the offer for (it may have no candidate). */
@@ -380,7 +392,7 @@ class Batch {
   /** `c` used an offer (its first use of this offer): logged as a refusal is ({@link rejected}). */
   used(c: Candidate): void {
     if (c.usedOffers++ === 0) this.usedList.push(c);
-    this.offerLog.append(c.stats, USED_OFFER, undefined, this.nowMs);
+    this.offerLog.appendSlot(c.slotIn(this.offerLog), USED_OFFER, undefined, this.nowMs);
   }
 
   /**

@@ -13,7 +13,7 @@ import { DEFAULT_MAX_VERSIONS } from '../../../src/scheduler/groups/version-hist
 import { DEFAULT_SCHEDULER_OPTIONS, RESEND_REFUSE_MS } from '../../../src/scheduler/scheduler-options';
 import { DEFAULT_KILL_GRACE_MS } from '../../../src/scheduler/kill/kill-instance';
 import { MAX_VALUE_IDS } from '../../../src/scheduler/constraints/value-ids';
-import { OFFER_LOG_MAX } from '../../../src/scheduler/matcher/offer-use-log';
+import { OFFER_LOG_MAX, OFFER_LOG_SLOTS_MAX } from '../../../src/scheduler/matcher/offer-use-log';
 import { MIN_TOKEN_CHARS } from '../../../src/api/auth/tokens-file';
 import { SWEEP_MIN_ENTRIES } from '../../../src/scheduler/state/task-owners';
 import { SHARED_FILTERS_MIN, SHARED_FILTERS_PER_CANDIDATE } from '../../../src/scheduler/matcher/match-offers';
@@ -83,10 +83,11 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `${LIST_BODY_CACHE_ENTRIES} per route (one per query string), ${LIST_BODY_CACHE_BYTES / MiB} MiB of segments per route`,
     `(${LIST_SEGMENT_CHARS / 1024} × 1,024 characters)`,
     `${n(DEFAULT_EVENT_BUFFER_SIZE)} events (Marathon's) or ${DEFAULT_EVENT_BUFFER_BYTES / MiB} MiB of them`,
-    `a connection not read out ${DEFAULT_END_GRACE_MS / 1000} s after that is dropped`,
+    `a connection not read out ${DEFAULT_END_GRACE_MS / 1000} s after that is reset`,
     `up to ${SHARED_FILTERS_PER_CANDIDATE} per candidate of the cycle plus ${SHARED_FILTERS_MIN}`,
     `| ${n(MAX_VALUE_IDS)} fields and values together`,
     `| ${n(OFFER_LOG_MAX)} entries (and the offers they refer to)`,
+    `| ${n(OFFER_LOG_SLOTS_MAX)} statistics, then started over after the next fold (it grows by at most ${n(OFFER_LOG_MAX)} between two folds)`,
     `at most max(${n(SWEEP_MIN_ENTRIES)}, twice the entries still owned at the last sweep)`,
     `| 1 to ${MAX_FRAMEWORK_NAME_LENGTH} printable characters | \`MAX_FRAMEWORK_NAME_LENGTH\``,
     `| 1 to ${MAX_MESOS_USER_LENGTH} characters, no blanks`,
@@ -116,7 +117,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `and ${DEFAULT_MAX_VERSIONS} versions are kept per app, pod and root group`,
     `inputs (default ${DEFAULT_RING_INPUTS}, with their records, and never more than ${RING_CHARS_MAX / MiB} Mi characters of records`,
     `may fall ${DEFAULT_EVENT_BUFFER_SIZE} events or ${DEFAULT_EVENT_BUFFER_BYTES / MiB} MiB behind`,
-    `(a connection not read out within ${DEFAULT_END_GRACE_MS / 1000} s after that is dropped)`,
+    `(a connection not read out within ${DEFAULT_END_GRACE_MS / 1000} s after that is reset,`,
     `(\`instances\` ≤ ${n(MAX_INSTANCES)}, ids ≤ ${MAX_ID_LENGTH} characters, bodies nested ≤ ${MAX_JSON_DEPTH} deep`,
     `the Marathon API version pacer implements (\`${MARATHON_API_VERSION}\`)`,
     `exits with code ${CORE_FAILURE_EXIT_CODE}`,
