@@ -10,8 +10,10 @@ import { MAX_JSON_DEPTH } from '../marathon/schemas/limits';
  *   encoding);
  * - bytes that are not UTF-8 → 400 "Invalid JSON" (the shape of a parse error, fact 5; Jackson,
  *   under Marathon, stops at the first invalid byte as well). Decoding with replacement characters
- *   instead would store a string the client never sent (issue 11.5: bodies are UTF-8 only). A byte
- *   order mark is kept, so that the parser refuses it as before;
+ *   instead would store a string the client never sent (issue 11.5: bodies are UTF-8 only). One
+ *   UTF-8 byte order mark before the JSON text is skipped, as Jackson under Marathon skips it (RFC
+ *   8259 §8.1 lets a parser ignore it; Windows tools such as PowerShell 5 write one): it was
+ *   answered 400 `Unexpected token ' '`, naming a character the client cannot see;
  * - arrays and objects nested deeper than `MAX_JSON_DEPTH` → 400 "Invalid JSON", so that the
  *   recursive code after the parser (schema checks, converters, group trees) never runs out of
  *   stack.
@@ -25,6 +27,7 @@ export function jsonBodyText(contentType: string | undefined, body: Buffer): str
   } catch {
     return malformedJson('The request body is not valid UTF-8');
   }
+  if (text.startsWith(BYTE_ORDER_MARK)) text = text.slice(BYTE_ORDER_MARK.length);
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return malformedJson(`Nesting depth exceeds ${MAX_JSON_DEPTH}`);
   return text;
 }
@@ -51,3 +54,4 @@ export function protoKeyAt(text: string, value: unknown): string | undefined {
 
 const PROTO = '__proto__';
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const BYTE_ORDER_MARK = '\uFEFF';

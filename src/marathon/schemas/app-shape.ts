@@ -2,6 +2,7 @@ import type { ConvertError as ErrorDetail } from '../convert/convert-result';
 import { app, update, type Validator } from '../../generated/app-validators';
 import { marathonPath } from './app-error-path';
 import { playJsonDetails } from './play-json-errors';
+import { versionFieldErrors } from './version-field';
 
 /** Which contract a body is checked against: a full app (`id` required) or an AppUpdate. */
 export type AppShape = 'app' | 'update';
@@ -35,8 +36,8 @@ export function appShapePointerErrors(body: unknown): ErrorDetail[] {
 
 function shapeDetails(body: unknown, shape: AppShape, pathOf: (pointer: string) => string): ErrorDetail[] {
   const validate = validators[shape];
-  if (validate(withoutNulls(body))) return [];
-  return playJsonDetails(validate.errors ?? [], pathOf);
+  const details = validate(withoutNulls(body)) ? [] : playJsonDetails(validate.errors ?? [], pathOf);
+  return [...details, ...versionFieldErrors(body, pathOf('/version'))];
 }
 
 /** A copy of `value` without object fields whose value is `null` (array items are kept): Marathon reads them as absent. */

@@ -131,3 +131,33 @@ t.test('bodies that are not UTF-8: 400 "Invalid JSON", nothing stored; UTF-8 is 
   const got = await fx.app.inject({ method: 'GET', url: '/v2/apps/a' });
   t.equal((JSON.parse(got.body) as { app: { cmd: string } }).app.cmd, cmd, 'multi-byte characters stored as sent');
 });
+
+t.test('a UTF-8 byte order mark before the JSON text is skipped, as Jackson skips it under Marathon; anywhere else it is a character', async (t) => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const app = Buffer.from(JSON.stringify({ id: '/a', cmd: 'sleep 1' }));
+  const rows: { name: string; payload: Buffer; status: number; json?: Json }[] = [
+    { name: 'one mark, then the body', payload: Buffer.concat([BOM, app]), status: 201 },
+    { name: 'one mark, blanks, then the body', payload: Buffer.concat([BOM, Buffer.from(' \n'), app]), status: 201 },
+    { name: 'two marks', payload: Buffer.concat([BOM, BOM, app]), status: 400 },
+    { name: 'a mark after blanks', payload: Buffer.concat([Buffer.from(' '), BOM, app]), status: 400 },
+    { name: 'a mark alone is no body', payload: BOM, status: 400, json: { message: 'Please specify data in JSON format', details: 'No content to map due to end-of-input' } },
+  ];
+  for (const row of rows) {
+    const fx = apiFor(t);
+    const before = stateSnapshot(fx.harness.scheduler);
+    const res = await fx.app.inject({ method: 'POST', url: '/v2/apps', payload: row.payload, headers: { 'content-type': 'application/json' } });
+    t.equal(res.statusCode, row.status, `${row.name}: ${res.body.slice(0, 160)}`);
+    if (row.status === 201) {
+      t.equal((JSON.parse(res.body) as { cmd: string }).cmd, 'sleep 1', `${row.name}: stored as sent`);
+    } else {
+      if (row.json !== undefined) t.same(JSON.parse(res.body), row.json, `${row.name}: body`);
+      else t.equal((JSON.parse(res.body) as Json).message, 'Invalid JSON', `${row.name}: Invalid JSON`);
+      t.equal(stateSnapshot(fx.harness.scheduler), before, `${row.name}: nothing changed`);
+    }
+  }
+  const fx = apiFor(t);
+  const inside = Buffer.concat([BOM, Buffer.from('{"id":"/a","cmd":"sleep '), BOM, Buffer.from('1"}')]);
+  t.equal((await fx.app.inject({ method: 'POST', url: '/v2/apps', payload: inside, headers: { 'content-type': 'application/json' } })).statusCode, 201);
+  const got = await fx.app.inject({ method: 'GET', url: '/v2/apps/a' });
+  t.equal((JSON.parse(got.body) as { app: { cmd: string } }).app.cmd, 'sleep \uFEFF1', 'a mark inside a string is kept');
+});
