@@ -7,6 +7,7 @@ import { secretFileWarnings } from './runtime/secret-file-warnings';
 import { processTitle } from './runtime/process-title';
 import { createPacerLog, type PacerLog } from './runtime/pacer-log';
 import { redactCredentials } from './cluster/url-credentials';
+import { limitRegexpBacktracking } from './runtime/regexp-backtracking';
 
 /**
  * Composition root (`npm start`). The embedded default runs the scheduler on real processes of
@@ -16,6 +17,8 @@ import { redactCredentials } from './cluster/url-credentials';
  * `--cluster mesos --master …` schedules on a Mesos master through the v1 scheduler HTTP API.
  */
 async function main(): Promise<number> {
+  // Before any pattern is compiled: a constraint's pattern cannot hold the one thread for long.
+  limitRegexpBacktracking();
   // First: a command line is readable by every user of the host (ps, /proc/<pid>/cmdline).
   const hidden = hiddenArgv(process.argv.slice(2));
   if (hidden.hidden.length > 0) process.title = processTitle(process.argv0, process.argv[1] ?? '', hidden.argv, process.cwd());

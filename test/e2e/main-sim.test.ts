@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { tempDir } from './e2e-kit';
 import { exitOf, logRecords, ping, runMain, spawnMain, startupPort } from './main-kit';
+import { patientSignal } from '../harness/wait';
 import { waitFor } from './e2e-kit';
 
 /** `npm start -- --cluster sim` as a real process: src/runtime/start-sim.ts through src/main.ts. */
@@ -62,4 +63,27 @@ t.test('Ctrl-C before the workload\'s duration: reported stopped at the virtual 
   t.notOk(verdict !== undefined && 'passed' in verdict, 'no passed field');
   t.match(verdict?.summary, `virtual ${msg?.[1]} of 10m0.000s (stopped)`, 'the summary at the virtual time reached');
   t.notMatch(main.stderr(), /PASSED|FAILED/, 'no verdict anywhere');
+});
+
+t.test('a LIKE constraint whose pattern backtracks exponentially does not hold the API: its offers are refused at once', async (t) => {
+  // Without the fallback to V8's linear-time engine (src/runtime/regexp-backtracking.ts) this
+  // pattern takes minutes on one hostname of the simulated agents (9 s with two `.*` fewer), on
+  // the thread that answers the API: found by an API trial on 2026-12-03.
+  const main = spawnMain(t, ['--cluster', 'sim', '--port', '0', '--speed', '1000']);
+  const port = await startupPort(main);
+  const evil = { id: '/evil', cmd: 'sleep 1', instances: 2, cpus: 0.01, mem: 8, constraints: [['hostname', 'LIKE', '(.*.*.*.*.*.*.*.*.*.*)*z']] };
+  const created = await fetch(`http://127.0.0.1:${port}/v2/apps`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(evil), signal: patientSignal(),
+  });
+  t.equal(created.status, 201, 'accepted: it compiles and needs no backreference or lookaround');
+  const refused = await waitFor(async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/v2/queue`, { signal: patientSignal() });
+    const body = await res.json() as { queue: { app?: { id: string }; processedOffersSummary: { unusedOffersCount: number } }[] };
+    const entry = body.queue.find((q) => q.app?.id === '/evil');
+    return entry !== undefined && entry.processedOffersSummary.unusedOffersCount > 0 && entry.processedOffersSummary.unusedOffersCount;
+  }, 'offers matched against the pattern and refused');
+  t.ok(refused > 0, `${refused} offers refused (no hostname ends in z)`);
+  t.equal(await ping(port), 'pong', 'the API answers');
+  main.child.kill('SIGINT');
+  t.same(await exitOf(main, 'exit after SIGINT'), { code: 0, signal: null });
 });

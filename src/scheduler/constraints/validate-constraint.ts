@@ -1,5 +1,6 @@
 import { CONSTRAINT_OPERATORS, type ConstraintOperator } from '../model/constraint';
 import { fullMatchRegex } from './full-match-regex';
+import { linearTimeProblem } from './linear-time-pattern';
 import { parseInt32 } from './parse-int32';
 
 /**
@@ -17,6 +18,8 @@ export const CONSTRAINT_MESSAGES = {
   maxPerInteger: 'MAX_PER requires an integer value',
   likeRequiresRegex: 'LIKE and UNLIKE require a non-empty, regular expression value',
   invalidRegex: 'is not a valid regular expression',
+  /** pacer's own (Marathon runs Java's backtracking engine): see linear-time-pattern.ts. */
+  notLinearTime: 'LIKE and UNLIKE patterns may not use backreferences or lookarounds: pacer matches them in time linear in the value',
   isRequiresValue: 'IS requires a non-empty text or scalar value',
   isTextOrScalar:
     'IS only supports Mesos text and float values (see http://mesos.apache.org/documentation/latest/attributes-resources/)',
@@ -54,7 +57,8 @@ export function constraintOperatorOf(text: unknown): ConstraintOperator | undefi
  * - UNIQUE takes no value; CLUSTER takes any value or none;
  * - GROUP_BY takes no value or an integer; MAX_PER requires an integer (Java `Integer.parseInt`
  *   syntax, Marathon's `toInt`: optional sign, digits, 32-bit range — {@link parseInt32});
- * - LIKE and UNLIKE require a value that compiles as a regular expression;
+ * - LIKE and UNLIKE require a value that compiles as a regular expression (and, pacer's own
+ *   rule, uses no backreference or lookaround: linear-time-pattern.ts);
  * - IS requires a value of letters, digits, `_`, `/`, `.`, `-`.
  *
  * Two deliberate differences, because service-spec.md section 2.8 (which wins) calls the value of
@@ -89,7 +93,8 @@ function valueProblem(operator: ConstraintOperator, value: string | undefined): 
     case 'LIKE':
     case 'UNLIKE':
       if (value === undefined || value === '') return CONSTRAINT_MESSAGES.likeRequiresRegex;
-      return fullMatchRegex(value) === undefined ? CONSTRAINT_MESSAGES.invalidRegex : undefined;
+      if (fullMatchRegex(value) === undefined) return CONSTRAINT_MESSAGES.invalidRegex;
+      return linearTimeProblem(value) === undefined ? undefined : CONSTRAINT_MESSAGES.notLinearTime;
     case 'IS':
       if (value === undefined || value === '') return CONSTRAINT_MESSAGES.isRequiresValue;
       return IS_VALUE.test(value) ? undefined : CONSTRAINT_MESSAGES.isTextOrScalar;

@@ -18,6 +18,8 @@ const BAD: readonly (readonly [string, readonly string[], string])[] = [
   ['UNLIKE without a value', ['rack', 'UNLIKE'], M.likeRequiresRegex],
   ['LIKE with an invalid regex', ['rack', 'LIKE', 'r[1'], M.invalidRegex],
   ['UNLIKE with an invalid regex', ['rack', 'unlike', '(a'], M.invalidRegex],
+  ['LIKE with a backreference', ['rack', 'LIKE', '(r)\\1'], M.notLinearTime],
+  ['UNLIKE with a lookahead', ['rack', 'UNLIKE', 'r(?!1)'], M.notLinearTime],
   ['IS with a value outside Mesos text', ['rack', 'IS', 'rack 1!'], M.isTextOrScalar],
   ['an empty field', ['', 'UNIQUE'], M.illegalSpecification],
 ];
