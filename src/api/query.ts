@@ -13,10 +13,15 @@ export function queryAll(query: Query, name: string): string[] {
   return typeof v === 'string' ? [v] : [...v];
 }
 
-/** The last value of a parameter, or undefined. */
+/**
+ * The first value of a parameter, or undefined: a single-valued `@QueryParam` of Marathon's JAX-RS
+ * resources takes the first of repeated values (the `QueryParam` contract: "the first value
+ * (lexically) of the parameter is used"), so `?force=true&force=false` forces, as there. pacer
+ * took the last before 2026-12-03 (found by an API trial).
+ */
 export function queryOne(query: Query, name: string): string | undefined {
   const all = queryAll(query, name);
-  return all.length === 0 ? undefined : all[all.length - 1];
+  return all.length === 0 ? undefined : all[0];
 }
 
 /**
