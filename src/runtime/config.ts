@@ -321,6 +321,17 @@ export function defaultConfig(cwd: string): PacerConfig {
 }
 
 /**
+ * A word that is no option (`npm start --port 8090` without the `--`: npm takes `--port` as a
+ * setting of its own, says so in a warning, and passes `8090` on). The pacer flag npm took is named
+ * when its `npm_config_<name>` variable shows it.
+ */
+function unexpectedArgument(word: string, env: NodeJS.ProcessEnv): string {
+  const taken = OPTIONS.find((o) => o.flag.startsWith('--') && env[`npm_config_${o.flag.slice(2)}`] !== undefined);
+  const example = taken === undefined ? 'npm start -- --port 8090' : `npm start -- ${taken.flag} ${word}`;
+  return `unexpected argument ${word}: pacer takes only options (--name value); through npm they go after --, as in ${example}`;
+}
+
+/**
  * Reads the config: defaults, then `PACER_*` variables, then flags (flags win). Returns the config,
  * `'help'`, or an error naming the option, the value and what was expected.
  */
@@ -334,7 +345,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   }
   for (const { flag, spec, value, inline } of optionWords(argv)) {
     if (!inline && (flag === '--help' || flag === '-h')) return 'help';
-    if (spec === undefined) return { error: `unknown option ${flag}` };
+    if (spec === undefined) return { error: flag.startsWith('-') ? `unknown option ${flag}` : unexpectedArgument(flag, env) };
     if (value === undefined) return { error: `${flag}: missing value` };
     const problem = spec.apply(config, value, cwd);
     if (problem !== undefined) return { error: `${flag} ${echoed(spec, value)}: ${problem}` };

@@ -9,7 +9,9 @@ import { silentLog } from './pacer-log';
 import type { LeaderDuties } from '../ha/leadership';
 import { buildApi, dutiesExtras, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks, type Abandon } from './runtime-parts';
 import type { RuntimeStore } from './runtime-store';
-import { whyNoDir } from './make-dirs';
+import { makeDirs, whyNoDir } from './make-dirs';
+import { StoreLock } from './store-lock';
+import { dirname } from 'node:path';
 
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
@@ -99,21 +101,46 @@ export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}, 
   };
 }
 
-/** Store → loop → driver → scheduler (which recovers from the store); undone on failure. */
+/** Store → sandboxes' lock → loop → driver → scheduler (which recovers from the store); undone on failure. */
 function openLocal(config: PacerConfig, hooks: RuntimeHooks, store?: RuntimeStore): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: Abandon } {
   const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure, store, hooks.storeFreeBytes);
+  let sandboxLock: StoreLock;
+  try {
+    sandboxLock = lockSandboxes(config.sandboxRoot);
+  } catch (err) {
+    base.discard();
+    throw err;
+  }
   const cluster = new LocalCluster(localClusterOptions(config, base.log), (input) => base.loop.post(input));
+  // The sandboxes' lock goes before the store's: a pacer waiting for the store lock (--zk) finds it free.
   const abandon: Abandon = ({ failedStart }) => {
     cluster.stop();
+    sandboxLock.release();
     if (failedStart) base.discard();
     else base.release();
   };
   try {
     return { base, cluster, scheduler: startScheduler(config, base, cluster, base.store, hooks.inputs), abandon };
   } catch (err) {
+    sandboxLock.release();
     base.discard();
     throw err;
   }
+}
+
+/**
+ * The lock beside `--sandbox` (`<sandbox>.lock`), taken after the store's: the sandboxes' state file
+ * names the processes of the pacer that holds them, and a second pacer on another `--store` but the
+ * same sandboxes would adopt those processes and kill them as unknown to its own store. The
+ * sandboxes' parent is made here (the cluster makes the directory itself at its start).
+ */
+function lockSandboxes(sandboxRoot: string): StoreLock {
+  try {
+    makeDirs(dirname(sandboxRoot));
+  } catch (err) {
+    throw new Error(`cannot start the local cluster in ${sandboxRoot}: ${whyNoDir(err, '--sandbox')}`);
+  }
+  return StoreLock.acquire(`${sandboxRoot}.lock`, { what: 'these sandboxes', flag: '--sandbox' });
 }
 
 /** Start the local cluster; a state file from before reservations were recorded takes the scheduler's (resident-reservations.ts). */

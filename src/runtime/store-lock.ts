@@ -1,6 +1,14 @@
 import { basename } from 'node:path';
 import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 
+/** What a lock guards, as its refusal names it: `this store` and `--store`, or the sandboxes and `--sandbox`. */
+export interface LockGuards {
+  readonly what: string;
+  readonly flag: string;
+}
+
+const STORE: LockGuards = { what: 'this store', flag: '--store' };
+
 /**
  * One pacer per store: a lock file next to the store holding the owner's pid and, where the
  * system tells it (Linux's `/proc`), the owner's start time, created exclusively. A second pacer
@@ -25,10 +33,10 @@ export class StoreLock {
    * written (a full disk, a directory pacer may not write) — naming the lock and the system's error,
    * leaving no file behind.
    */
-  static acquire(path: string): StoreLock {
+  static acquire(path: string, guards: LockGuards = STORE): StoreLock {
     const lock = StoreLock.tryAcquire(path);
     if (typeof lock === 'number') {
-      throw new Error(`${path}: another pacer (pid ${lock}) is using this store; stop it first, or use --store for another one`);
+      throw new Error(`${path}: another pacer (pid ${lock}) is using ${guards.what}; stop it first, or use ${guards.flag} for another one`);
     }
     return lock;
   }

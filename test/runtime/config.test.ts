@@ -142,7 +142,11 @@ t.test('values: inline values may contain "=", paths are absolute, store_sync is
 const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; error: string }[] = [
   { argv: ['--bogus', '1'], error: 'unknown option --bogus' },
   { argv: ['--bogus=1'], error: 'unknown option --bogus' },
-  { argv: ['serve'], error: 'unknown option serve' },
+  // A word that is no option: `npm start 8090`, or `npm start --port 8090` without the `--`, where
+  // npm takes --port as its own setting (npm_config_port) and passes 8090 on.
+  { argv: ['serve'], error: 'unexpected argument serve: pacer takes only options (--name value); through npm they go after --, as in npm start -- --port 8090' },
+  { argv: ['8090'], env: { npm_config_port: 'true' }, error: 'unexpected argument 8090: pacer takes only options (--name value); through npm they go after --, as in npm start -- --port 8090' },
+  { argv: ['3'], env: { npm_config_local_agents: 'true' }, error: 'unexpected argument 3: pacer takes only options (--name value); through npm they go after --, as in npm start -- --local_agents 3' },
   { argv: ['-p', '80'], error: 'unknown option -p' },
   { argv: ['--port'], error: '--port: missing value' },
   { argv: ['--local-agents'], error: '--local-agents: missing value' },
