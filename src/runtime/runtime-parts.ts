@@ -113,6 +113,10 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
     lock.release();
     throw err;
   }
+  // The file `--record` writes is named: after a restart it is the first free recording-N.jsonl.
+  if (recorder.path !== undefined) {
+    log.child({ component: 'pacer' }).info({ recording: recorder.path }, `flight recorder: every input written to ${recorder.path} (replay: npm run sim -- replay ${recorder.path})`);
+  }
   const keeper = keepStoreFile(store, config.storePath, lock, log);
   const refuseChanges = refuseChangesWhileUnwritable(store, log);
   const beforeCommand = (): void => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { buildServer } from '../../src/api/server';
 import { parseConfig, type PacerConfig } from '../../src/runtime/config';
-import { dutiesExtras, type RuntimeBase } from '../../src/runtime/runtime-parts';
+import { dutiesExtras, openRuntime, type RuntimeBase } from '../../src/runtime/runtime-parts';
+import pino from 'pino';
 import { RING_DUMPS_KEPT } from '../../src/runtime/recording/ring-dump-dir';
 import { DEFAULT_RING_INPUTS, FlightRecorder } from '../../src/runtime/recording/flight-recorder';
 import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
@@ -196,5 +197,20 @@ t.test('a recorder without a ring (--record_ring 0) writes and removes nothing',
   const base = { store: {}, recorder, lastOffers: { all: () => [] }, clock: { nowMs: () => 0 } } as unknown as RuntimeBase;
   t.equal(dutiesExtras(config, base, {} as Scheduler).recording?.dump(), undefined);
   t.notOk(existsSync(join(dir, 'recordings')), 'no recordings directory made');
+  t.end();
+});
+
+t.test('--record: the start names the file it writes (after a restart, recording-2.jsonl)', (t) => {
+  const dir = tmp(t);
+  const records: { msg: string; recording?: string }[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void records.push(JSON.parse(line) as { msg: string; recording?: string }) });
+  const config = parseConfig(['--store', join(dir, 'pacer.db'), '--record', join(dir, 'rec')], {}, dir);
+  if (config === 'help' || 'error' in config) throw new Error('config');
+  for (const file of [RECORDING_FILE, 'recording-2.jsonl']) {
+    const base = openRuntime(config, log);
+    base.release();
+    const path = join(dir, 'rec', file);
+    t.match(records.at(-1), { recording: path, msg: `flight recorder: every input written to ${path} (replay: npm run sim -- replay ${path})` }, file);
+  }
   t.end();
 });
