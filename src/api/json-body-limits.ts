@@ -52,6 +52,33 @@ export function protoKeyAt(text: string, value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Where a parsed JSON body has a string (a value or an object key) holding the null character
+ * U+0000 (a JSON pointer to it: `/env/A`, `/labels` for a key of `labels`), or undefined. No
+ * command, environment variable, argument, label (labels reach the task's environment) or name
+ * can hold one: it was accepted, stored, and then every launch failed on the local cluster (a
+ * process's environment and arguments are C strings; a Mesos agent would cut the value at it). Such
+ * a body is refused (docs/limits.md, Requests). JSON writes the character only as the escape
+ * `\u0000` (a raw one is no JSON), so only a text with that escape is walked.
+ */
+export function nullCharacterAt(text: string, value: unknown): string | undefined {
+  if (!text.includes('\\u0000')) return undefined;
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, at] = next;
+    if (typeof node === 'string') {
+      if (node.includes('\0')) return at === '' ? '/' : at;
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    for (const [key, child] of Object.entries(node)) {
+      if (key.includes('\0')) return at === '' ? '/' : at;
+      pending.push([child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+    }
+  }
+  return undefined;
+}
+
 const PROTO = '__proto__';
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const BYTE_ORDER_MARK = '\uFEFF';

@@ -8,7 +8,7 @@ import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
 import { ApiError, bodyTooLarge, emptyBody, encodedBody, internal, malformedJson, malformedUrl, notJsonMediaType, RouteNotFound } from './errors';
 import { RouteMethods } from './route-methods';
-import { jsonBodyText, protoKeyAt } from './json-body-limits';
+import { jsonBodyText, nullCharacterAt, protoKeyAt } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
 import { groupsRoutes } from './v2/groups/routes';
@@ -173,6 +173,8 @@ function installJsonParser(app: FastifyInstance): void {
     }
     const protoAt = protoKeyAt(text, parsed);
     if (protoAt !== undefined) return done(malformedJson(`The object key "__proto__" is not allowed (at ${protoAt})`), undefined);
+    const nullAt = nullCharacterAt(text, parsed);
+    if (nullAt !== undefined) return done(malformedJson(`A string with the null character (\\u0000) is not allowed (at ${nullAt})`), undefined);
     done(null, parsed);
   });
 }
