@@ -195,8 +195,9 @@ class Candidate {
   readonly stats: RejectionStats;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
-  /** Its statistics' slot in the matcher's log ({@link slotIn}), and the log table's generation it is of. */
+  /** Its statistics' slot in a matcher's log ({@link slotIn}), that log, and the log table's generation it is of. */
   private slot = -1;
+  private slotLog: OfferUseLog | undefined = undefined;
   private slotGeneration = -1;
   /** Offers it used in this cycle. */
   usedOffers = 0;
@@ -240,8 +241,10 @@ class Candidate {
 
   /** Its statistics' slot in `log` (OfferUseLog.slotOf), asked for again when the log's table started over: an append reads nothing of the statistics. */
   slotIn(log: OfferUseLog): number {
-    if (this.slotGeneration !== log.generation) {
+    // The log too: a slot of another matcher's log, at the same generation, would name other statistics.
+    if (this.slotLog !== log || this.slotGeneration !== log.generation) {
       this.slot = log.slotOf(this.stats);
+      this.slotLog = log;
       this.slotGeneration = log.generation;
     }
     return this.slot;
