@@ -4,6 +4,7 @@ import { isRecord } from '../../marathon/convert/wire-object';
 import { MAX_ID_LENGTH, PATH_ID_PATTERN } from '../../scheduler/index';
 import { MAX_INSTANCES } from '../../scheduler/model/run-spec-limits';
 import { MAX_APPS_PER_REQUEST, MAX_ITEMS, tooManyAppsMessage } from '../../marathon/schemas/limits';
+import { canonicalVersion } from '../version-text';
 
 /** The RAML's `strings.PathId`: the core's one id pattern (the same as apps' and pods' ids). */
 const PATH_ID = new RegExp(PATH_ID_PATTERN);
@@ -138,7 +139,7 @@ function readScaleBy(value: unknown, path: string, sink: ErrorSink): number | un
 function readVersion(value: unknown, path: string, sink: ErrorSink): string | undefined {
   const text = readString(value, path, sink);
   if (text === undefined) return undefined;
-  if (Number.isNaN(Date.parse(text))) {
+  if (canonicalVersion(text) === undefined) {
     sink.add(path, 'error.expected.date.isoformat');
     return undefined;
   }
