@@ -2,6 +2,7 @@ import { type ApiError, malformedJson, unsupportedMediaType } from './errors';
 import { unsupportedJsonCharset } from './json-charset';
 import { jsonDepthExceeds } from './json-depth';
 import { MAX_JSON_DEPTH } from '../marathon/schemas/limits';
+import { childPointer } from '../marathon/convert/json-pointer';
 
 /**
  * A JSON request body's text, or why it is refused before it is parsed (docs/limits.md), in this
@@ -42,14 +43,7 @@ export function jsonBodyText(contentType: string | undefined, body: Buffer): str
  */
 export function protoKeyAt(text: string, value: unknown): string | undefined {
   if (!text.includes(PROTO) && !text.includes('\\u')) return undefined;
-  const pending: [unknown, string][] = [[value, '']];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [node, at] = next;
-    if (node === null || typeof node !== 'object') continue;
-    if (!Array.isArray(node) && Object.prototype.hasOwnProperty.call(node, PROTO)) return at === '' ? '/' : at;
-    for (const [key, child] of Object.entries(node)) pending.push([child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
-  }
-  return undefined;
+  return pointerOfFirst(value, (node) => isObject(node) && !Array.isArray(node) && Object.prototype.hasOwnProperty.call(node, PROTO));
 }
 
 /**
@@ -63,20 +57,25 @@ export function protoKeyAt(text: string, value: unknown): string | undefined {
  */
 export function nullCharacterAt(text: string, value: unknown): string | undefined {
   if (!text.includes('\\u0000')) return undefined;
+  return pointerOfFirst(value, (node) => (typeof node === 'string' ? node.includes('\0') : isObject(node) && Object.keys(node).some((key) => key.includes('\0'))));
+}
+
+/**
+ * The JSON pointer of the first value of a parsed body (`/` for the body itself) for which
+ * `found` holds, depth first, without recursion; undefined when none does.
+ */
+function pointerOfFirst(value: unknown, found: (node: unknown) => boolean): string | undefined {
   const pending: [unknown, string][] = [[value, '']];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [node, at] = next;
-    if (typeof node === 'string') {
-      if (node.includes('\0')) return at === '' ? '/' : at;
-      continue;
-    }
-    if (node === null || typeof node !== 'object') continue;
-    for (const [key, child] of Object.entries(node)) {
-      if (key.includes('\0')) return at === '' ? '/' : at;
-      pending.push([child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
-    }
+    if (found(node)) return at === '' ? '/' : at;
+    if (isObject(node)) for (const [key, child] of Object.entries(node)) pending.push([child, childPointer(at, key)]);
   }
   return undefined;
+}
+
+function isObject(node: unknown): node is object {
+  return node !== null && typeof node === 'object';
 }
 
 const PROTO = '__proto__';
