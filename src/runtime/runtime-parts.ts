@@ -124,29 +124,21 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
     refuseChanges();
   };
   const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), beforeCommand, onFailure: onCoreFailure });
-  const release = (): void => {
+  // `removeStore` (a failed start's store this start created): removed before the lock is let go,
+  // so no other pacer can have opened it meanwhile, and not written again by the keeper.
+  const close = (removeStore: boolean): void => {
     loop.close();
     recorder.close();
     keeper.stop();
-    keeper.check();
+    if (!removeStore) keeper.check();
     store.close();
+    if (removeStore) for (const suffix of STORE_FILE_SUFFIXES) rmSync(`${config.storePath}${suffix}`, { force: true });
     lock.release();
   };
   return {
-    store, loop, clock: loop, log, onCoreFailure, recorder, lastOffers: new LastOffers(), release,
-    discard: () => {
-      // Removed before the lock is let go: no other pacer can have opened it meanwhile.
-      keeper.stop();
-      if (storeIsNew) {
-        loop.close();
-        recorder.close();
-        store.close();
-        for (const suffix of STORE_FILE_SUFFIXES) rmSync(`${config.storePath}${suffix}`, { force: true });
-        lock.release();
-        return;
-      }
-      release();
-    },
+    store, loop, clock: loop, log, onCoreFailure, recorder, lastOffers: new LastOffers(),
+    release: () => close(false),
+    discard: () => close(storeIsNew),
   };
 }
 

@@ -138,7 +138,7 @@ function lockSandboxes(sandboxRoot: string): StoreLock {
   try {
     makeDirs(dirname(sandboxRoot));
   } catch (err) {
-    throw new Error(`cannot start the local cluster in ${sandboxRoot}: ${whyNoDir(err, '--sandbox')}`);
+    throw sandboxesProblem(sandboxRoot, err);
   }
   return StoreLock.acquire(`${sandboxRoot}.lock`, { what: 'these sandboxes', flag: '--sandbox' });
 }
@@ -148,7 +148,11 @@ function startCluster(config: PacerConfig, cluster: LocalCluster, scheduler: Sch
   try {
     cluster.start(() => residentReservations(scheduler));
   } catch (err) {
-    // A file where the sandboxes go is named with the option (mkdir's own words named no role).
-    throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${whyNoDir(err, '--sandbox')}`);
+    throw sandboxesProblem(config.sandboxRoot, err);
   }
+}
+
+/** Why the local cluster cannot use `sandboxRoot`: a file where the sandboxes go is named with the option (mkdir's own words named no role). */
+function sandboxesProblem(sandboxRoot: string, err: unknown): Error {
+  return new Error(`cannot start the local cluster in ${sandboxRoot}: ${whyNoDir(err, '--sandbox')}`);
 }
