@@ -317,9 +317,7 @@ export class Scheduler {
     const state = this.ctx.state;
     for (let round = 0; round < 3 && state.changed.size > 0; round++) {
       // Swap the two sets instead of copying: this runs after every status update.
-      const now = state.changed;
-      state.changed = this.settling;
-      state.renewChangedEpoch();
+      const now = state.takeChanged(this.settling);
       this.settling = now;
       for (const id of now) {
         const rs = state.runSpecs.get(id);
@@ -330,8 +328,7 @@ export class Scheduler {
       now.clear();
     }
     this.renewTokens(state.changed);
-    state.changed.clear();
-    state.renewChangedEpoch();
+    state.clearChanged();
   }
 
   /** The other half of the changed-run-specs double buffer (see settle). */

@@ -223,11 +223,7 @@ export function place(
   if (Array.isArray(tasks)) inst.tasks = tasks;
   else inst.launchApp(tasks.hostPorts, appResources(spec));
   const state = ctx.state;
-  // Once per run spec and epoch of `changed` (SchedulerState.changedEpoch), not per placement.
-  if (rs.changedEpoch !== state.changedEpoch) {
-    state.changed.add(spec.id);
-    rs.changedEpoch = state.changedEpoch;
-  }
+  state.noteChanged(rs);
   // Placed out of the queue: not placed before since the last flush (see DirtyInstances.addPlaced).
   state.dirty.addPlaced(inst);
   ctx.effects.event(instanceChangedEvent(inst, nowMs), atEvent(inst));

@@ -78,9 +78,8 @@ export interface RunSpecState {
   placedTarget?: InstanceTarget;
   placedSpec?: RunSpec;
   /**
-   * The {@link SchedulerState.changedEpoch} at which its id was last put in `state.changed`: a
-   * placement does not add it again within the same epoch (one Set look-up per placement, whose
-   * key's hash lives in a string likely out of cache, was 3 % of the 1M match).
+   * The epoch of `state.changed` in which its id was last put there (written only by
+   * `SchedulerState.noteChanged`, which does not add it again within that epoch).
    */
   changedEpoch?: number;
 }

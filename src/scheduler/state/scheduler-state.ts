@@ -37,11 +37,12 @@ export class SchedulerState {
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
   /**
-   * Moves on ({@link renewChangedEpoch}) whenever {@link changed} is emptied or replaced, so that
-   * a run spec whose `changedEpoch` equals it is in `changed` now (a placement skips adding it
-   * again). Unique in the process (a module counter), so that no other state's epoch matches.
+   * Moves on whenever {@link changed} is emptied or replaced ({@link takeChanged},
+   * {@link clearChanged}), so that a run spec whose `changedEpoch` equals it is in `changed` now
+   * ({@link noteChanged} skips adding it again). Unique in the process (a module counter), so that
+   * no other state's epoch matches.
    */
-  changedEpoch = nextChangedEpoch();
+  private changedEpoch = nextChangedEpoch();
   frameworkId?: string;
   /** The framework roles the driver was last told (it starts subscribed with the default role). */
   frameworkRoles: readonly string[];
@@ -60,8 +61,28 @@ export class SchedulerState {
   private readonly removed = new WeakSet<Instance>();
   /** Whether any instance was ever put in {@link removed} (until then every instance is current without a look-up). */
   private anyRemoved = false;
-  /** Call when {@link changed} was emptied or replaced: run specs marked in an earlier epoch are added again. */
-  renewChangedEpoch(): void {
+  /**
+   * Puts `rs` in {@link changed}, once per epoch: a placement notes its run spec at every placement,
+   * and a Set look-up per placement (its key's hash in a string likely out of cache) was 3 % of the
+   * 1M match.
+   */
+  noteChanged(rs: RunSpecState): void {
+    if (rs.changedEpoch === this.changedEpoch) return;
+    this.changed.add(rs.spec.id);
+    rs.changedEpoch = this.changedEpoch;
+  }
+
+  /** Hands over {@link changed} and puts `spare` (empty) in its place: a new epoch. */
+  takeChanged(spare: Set<string>): Set<string> {
+    const taken = this.changed;
+    this.changed = spare;
+    this.changedEpoch = nextChangedEpoch();
+    return taken;
+  }
+
+  /** Empties {@link changed}: a new epoch. */
+  clearChanged(): void {
+    this.changed.clear();
     this.changedEpoch = nextChangedEpoch();
   }
 
