@@ -84,7 +84,6 @@ export class OfferUseLog {
 
   /** As {@link appendSlot}, for statistics without a kept slot. */
   append(stats: RejectionStats, reason: number, offer: Offer | undefined, atMs: number): void {
-    if (this.count === OFFER_LOG_MAX) this.foldEntries(atMs);
     this.appendSlot(this.slotOf(stats), reason, offer, atMs);
   }
 
