@@ -27,7 +27,7 @@ export type CompletionListener = (reply: FastifyReply, elapsedMs: number) => voi
 export class RequestLifecycle extends LogController {
   private readonly arrivals: ((request: FastifyRequest, reply: FastifyReply) => void)[] = [];
   private readonly completions: CompletionListener[] = [];
-  /** Answers whose client left a stream early ({@link streamError}): reported then, never again. */
+  /** Answers whose client left them before they finished ({@link streamError}, {@link watchClose}): reported then, never again. */
   private readonly leftEarly = new WeakSet<FastifyReply>();
 
   /**
@@ -70,7 +70,8 @@ export class RequestLifecycle extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (!this.log || this.leftEarly.has(reply)) return;
+    // A finished answer was never reported as left early: the set is read only for one that failed.
+    if (!this.log || (!reply.raw.writableFinished && this.leftEarly.has(reply))) return;
     logRequestCompleted(error, request, reply);
     this.completed(reply, reply.elapsedTime);
   }
@@ -88,10 +89,7 @@ export class RequestLifecycle extends LogController {
       super.streamError(error, request, reply);
       return;
     }
-    if (reply.raw.writableFinished || this.leftEarly.has(reply)) return;
-    this.leftEarly.add(reply);
-    if (this.log) logRequestCompleted(null, request, reply);
-    this.completed(reply, reply.elapsedTime);
+    this.reportLeft(request, reply);
   }
 
   /**
@@ -102,12 +100,15 @@ export class RequestLifecycle extends LogController {
    * completion is reported here, once; a finished answer was reported already.
    */
   watchClose(request: FastifyRequest, reply: FastifyReply): void {
-    const raw = reply.raw;
-    raw.once('close', () => {
-      if (raw.writableFinished) return;
-      if (this.log) logRequestCompleted(null, request, reply);
-      this.completed(reply, reply.elapsedTime);
-    });
+    reply.raw.once('close', () => this.reportLeft(request, reply));
+  }
+
+  /** The completion of an answer its client left before it finished (unless it finished): reported once. */
+  private reportLeft(request: FastifyRequest, reply: FastifyReply): void {
+    if (reply.raw.writableFinished || this.leftEarly.has(reply)) return;
+    this.leftEarly.add(reply);
+    if (this.log) logRequestCompleted(null, request, reply);
+    this.completed(reply, reply.elapsedTime);
   }
 
   private completed(reply: FastifyReply, elapsedMs: number): void {
