@@ -19,7 +19,8 @@ t.test('a second pacer on the same --sandbox with another --store is refused; th
   const first = await startPacer(t, e2eConfig(dir, { storePath: join(dir, 'a.db'), sandboxRoot }));
   const tasks = new TaskProcesses(t);
   t.equal((await first.request('POST', '/v2/apps', { id: '/sleeper', cmd: 'sleep 3600', cpus: 0.1, mem: 16, instances: 1 })).status, 201, 'app created');
-  await waitFor(() => first.running.cluster.tasks().some((task) => task.state === 'TASK_RUNNING'), 'the task runs');
+  // Running as the core counts it (the cluster's TASK_RUNNING reaches the core through its loop, a moment later).
+  await waitFor(async () => ((await first.request('GET', '/v2/apps/sleeper')).json.app as { tasksRunning?: number } | undefined)?.tasksRunning === 1, 'the task runs');
   const [pid] = [...tasks.record(first.running).values()];
 
   const second = e2eConfig(dir, { storePath: join(dir, 'b.db'), sandboxRoot });
