@@ -1,5 +1,5 @@
 import { isTerminalCondition } from '../../src/scheduler/model/condition';
-import { NO_MATCH_REASONS } from '../../src/scheduler/model/no-match-reason';
+import { NO_MATCH_REASONS, type NoMatchReason } from '../../src/scheduler/model/no-match-reason';
 import { fieldValue } from '../../src/scheduler/index';
 import { compare, formatExpected, formatSatisfied, type Comparison } from './comparison';
 import type { DeploymentCheck, EventCountCheck, Expectation, SpreadCheck } from './expectation';
@@ -116,9 +116,7 @@ export function evaluateExpectation(expect: Expectation, obs: ScenarioObservatio
       lines.push(`PASS ${subject} (${times} times)`);
     } else {
       passed = false;
-      const others = NO_MATCH_REASONS.filter((reason) => (recorded[reason] ?? 0) > 0)
-        .map((reason) => `${reason}: ${recorded[reason]}`);
-      lines.push(`FAIL ${subject}: expected at least 1 rejection, got 0 (recorded: ${others.join(', ') || 'none'})`);
+      lines.push(`FAIL ${subject}: expected at least 1 rejection, got 0 (recorded: ${recordedReasons(recorded)})`);
     }
   }
   for (const check of expect.deployments) passed = deploymentLines(lines, check, obs) && passed;
@@ -145,7 +143,15 @@ function deploymentLines(lines: string[], check: DeploymentCheck, obs: ScenarioO
     const times = d?.rejections[check.reason] ?? 0;
     const ok = times > 0;
     passed = ok && passed;
-    lines.push(`${ok ? 'PASS' : 'FAIL'} ${subject} waits: offers refused for ${check.reason}${ok ? ` (${times} times)` : ''}`);
+    // A failure says what the deployment's action was refused for instead, as the rejections section does.
+    const why = d === undefined ? 'no deployment runs' : `recorded: ${recordedReasons(d.rejections)}`;
+    lines.push(`${ok ? 'PASS' : 'FAIL'} ${subject} waits: offers refused for ${check.reason}${ok ? ` (${times} times)` : `: expected at least 1 rejection, got 0 (${why})`}`);
   }
   return passed;
+}
+
+/** The reasons recorded with their counts, in Marathon's order of the reasons (`none` when there is none). */
+function recordedReasons(recorded: Readonly<Partial<Record<NoMatchReason, number>>>): string {
+  const given = NO_MATCH_REASONS.filter((reason) => (recorded[reason] ?? 0) > 0).map((reason) => `${reason}: ${recorded[reason]}`);
+  return given.join(', ') || 'none';
 }

@@ -31,6 +31,10 @@ function kill(appId: string): MarathonEvent {
 
 function observation(withAgents: boolean): ScenarioObservation {
   return {
+    // /web's deployment waits for two unplaced instances, refused for cpus and a constraint; nothing holds /db.
+    deployment: (id) => (id === '/web'
+      ? { deploymentId: 'd-1', unplaced: 2, notHealthy: 1, toReplace: 0, rejections: { InsufficientCpus: 3, UnfulfilledConstraint: 1 } }
+      : undefined),
     nowMs: 120_000,
     instances: (id) => (id === '/web' ? WEB : []),
     events: [
@@ -146,6 +150,28 @@ t.test('rejections: at least one with the reason', async (t) => {
   check(t, { rejections: [{ runSpecId: '/web', reason: 'InsufficientMemory' }, { runSpecId: '/db', reason: 'InsufficientCpus' }] }, false, [
     'FAIL /web rejected for InsufficientMemory: expected at least 1 rejection, got 0 (recorded: UnfulfilledConstraint: 2, InsufficientCpus: 4)',
     'FAIL /db rejected for InsufficientCpus: expected at least 1 rejection, got 0 (recorded: none)',
+  ]);
+});
+
+t.test('deployments: whether one runs, what it waits for, and what its offers were refused for', async (t) => {
+  check(t, {
+    deployments: [{ runSpecId: '/web', running: true, unplaced: { op: '=', value: 2 }, notHealthy: { op: '>=', value: 1 }, reason: 'InsufficientCpus' }],
+  }, true, [
+    'PASS /web deployment running', 'PASS /web deployment waits: unplaced = 2', 'PASS /web deployment waits: notHealthy >= 1 (got 1)',
+    'PASS /web deployment waits: offers refused for InsufficientCpus (3 times)',
+  ]);
+  // A failed reason says what was recorded instead (or that no deployment runs), as the rejections section does.
+  check(t, {
+    deployments: [
+      { runSpecId: '/web', running: false, toReplace: { op: '=', value: 1 }, reason: 'InsufficientPorts' },
+      { runSpecId: '/db', running: true, reason: 'InsufficientCpus' },
+    ],
+  }, false, [
+    'FAIL /web deployment not running: d-1 runs',
+    'FAIL /web deployment waits: toReplace: expected 1, got 0',
+    'FAIL /web deployment waits: offers refused for InsufficientPorts: expected at least 1 rejection, got 0 (recorded: UnfulfilledConstraint: 1, InsufficientCpus: 3)',
+    'FAIL /db deployment running: none runs',
+    'FAIL /db deployment waits: offers refused for InsufficientCpus: expected at least 1 rejection, got 0 (no deployment runs)',
   ]);
 });
 
