@@ -23,7 +23,7 @@ import type { RunSpecState } from './state/run-spec-state';
  * the root group and its history (only what was stored: the empty root the core was built with
  * is forgotten), the run specs being run with their instances (placement
  * counters, launch queue and active counts recomputed), their last task failures, the framework id, and the running
- * deployments, which resume from their current step. Timers are armed again for what was in
+ * deployments, which resume from their current step. Then, with the deployments running, timers are armed again for what was in
  * flight: unreachable deadlines (from the recorded `unreachableSinceMs`), scheduler-run health
  * checks, and kills that had not been confirmed (sent again). Launch backoff starts over, as in
  * Marathon after a failover.
@@ -75,11 +75,19 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
   // A record decoded from a recording or a what-if fork is the plain record an Instance's JSON
   // holds (store/sqlite/codec.ts), not an Instance: it is made one here, the core's one way in.
   for (const inst of stored.instances) adopt(ctx, inst instanceof Instance ? inst : Instance.from(inst));
-  for (const rs of [...state.runSpecs.values()]) lastResort(ctx, setAside, runSpecRecord(rs), () => rearm(ctx, rs), () => forget(ctx, rs));
   recoverTaskFailures(ctx, stored.taskFailures ?? [], setAside);
   for (const d of stored.deployments) {
     const record: SetAsideRecord = { kind: 'deployment', key: d.plan.id, reason: '' };
     lastResort(ctx, setAside, record, () => deployments.resume(ctx, d), () => deployments.cancel(ctx, d.plan.id, true));
+  }
+  // Timers and kills in flight come back only now, once the deployments run again: an unreachable
+  // instance whose inactive deadline passed while no scheduler led is replaced at once (converge),
+  // and a run spec in a rolling restart must have its restart's bounds by then, or the new
+  // instances still waiting look like a surplus over the target and are dropped (swarm seed 20355:
+  // scenarios/regressions/failover-resumes-restart-before-deadlines.yaml). Marathon's deployments
+  // likewise start again before the reconciliation's answers move any instance.
+  for (const rs of [...state.runSpecs.values()]) {
+    lastResort(ctx, setAside, runSpecRecord(rs), () => rearm(ctx, rs), () => forgetHeld(ctx, deployments, rs));
   }
   // Running again, each holds its roots itself (deployment-manager.ts); the hold above ends.
   for (const d of stored.deployments) for (const root of [d.original, d.target]) state.history.releaseRoot(root);
@@ -118,6 +126,12 @@ function lastResort(ctx: DeploymentContext, setAside: SetAsideRecord[], record: 
 
 function runSpecRecord(rs: RunSpecState): SetAsideRecord {
   return { kind: 'runSpec', key: rs.spec.id, reason: '' };
+}
+
+/** {@link forget}, after stopping (forced) the deployments that resumed holding the run spec. */
+function forgetHeld(ctx: DeploymentContext, deployments: DeploymentManager, rs: RunSpecState): void {
+  for (const id of deployments.holding(rs.spec.id)) deployments.cancel(ctx, id, true);
+  forget(ctx, rs);
 }
 
 /** Takes a run spec that could not be recovered out of the core (its instances' tasks become unknown). */

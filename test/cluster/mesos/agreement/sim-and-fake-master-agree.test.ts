@@ -86,7 +86,7 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * reservations for a role and acceptedResourceRoles, read from the offers' reservations;
  * then every other scenario of scenarios/ (flaky and kill-storm-floor health checks, backoff,
  * the other constraint operators, deployments, regressions, the demo, and both failovers), so that
- * each of the 35 runs both ways.
+ * each of the 36 runs both ways.
  */
 interface AgreementCase {
   readonly file: string;
@@ -146,6 +146,8 @@ const SCENARIOS: readonly AgreementCase[] = [
   // agent-1 is marked unreachable while no scheduler is subscribed: the master's FAILURE (like its
   // TASK_UNREACHABLE) goes to no one, as the simulator's dead core hears nothing either.
   { file: 'faults/failover-while-partitioned.yaml', kills: true, failovers: 1, lostAgents: [] },
+  // agent-2 is marked unreachable before the failover; its instance's inactive deadline passes during it.
+  { file: 'regressions/failover-resumes-restart-before-deadlines.yaml', kills: true, failovers: 1, lostAgents: ['agent-2'] },
 ];
 
 /** The first index where two event streams differ, with a few events around it from each; undefined when they are equal. */
