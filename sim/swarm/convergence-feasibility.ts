@@ -38,11 +38,18 @@ interface Pool {
  *   eligible agents must be blocked (or, for one such constraint, n ≤ k × its values on good agents).
  * - CLUSTER without value and GROUP_BY: alone only (no other per-value constraint, no fixed ports),
  *   every eligible agent good and no lost agent eligible; GROUP_BY N needs n ≤ values or values ≥ N.
+ * - Instances of an earlier definition (`earlier`, by run spec id) may still run: a forced scale
+ *   stops a rolling restart and a scale replaces nothing, and they count for the final
+ *   definition's UNIQUE, MAX_PER, CLUSTER and GROUP_BY as every instance of the run spec does (as
+ *   in Marathon). With such a rule, every surviving agent an earlier definition could use must be
+ *   eligible for the final one (swarm seed 20163: two instances left on a `tier: silver` agent by
+ *   an earlier definition pinned `tier CLUSTER` to silver, and the final `rack IS r0` has no such agent).
  */
 export function convergenceFeasibility(
   specs: readonly RunSpec[],
   survivors: readonly SimAgentSpec[],
   lost: readonly SimAgentSpec[],
+  earlier: ReadonlyMap<string, readonly RunSpec[]> = new Map(),
 ): string | undefined {
   const live = specs.filter((s) => s.instances > 0);
   const requests = new Map(live.map((s) => [s, compileLaunchRequest(s)]));
@@ -58,8 +65,32 @@ export function convergenceFeasibility(
   const eligible = new Map(live.map((s) => [s, survivors.filter((a) => eligibleOn(s, requests.get(s) as LaunchRequest, a))]));
   const good = new Set(survivors.filter((a) => agentIsGood(a, live, requests, eligible)));
   for (const spec of live) {
-    const reason = specFeasibility(spec, requests.get(spec) as LaunchRequest, eligible.get(spec) ?? [], good, lost);
+    const reason = earlierPlacements(spec, eligible.get(spec) ?? [], earlier.get(spec.id) ?? [], survivors)
+      ?? specFeasibility(spec, requests.get(spec) as LaunchRequest, eligible.get(spec) ?? [], good, lost);
     if (reason !== undefined) return `${spec.id}: ${reason}`;
+  }
+  return undefined;
+}
+
+/** Operators whose verdict depends on where the run spec's other instances are. */
+const COUNTING = new Set<Constraint['operator']>(['UNIQUE', 'MAX_PER', 'CLUSTER', 'GROUP_BY']);
+
+/**
+ * Why instances left by an earlier definition may keep the final one from its target: a counting
+ * rule of the final definition and a surviving agent that an earlier definition may use but the
+ * final one may not (undefined when there is none).
+ */
+function earlierPlacements(
+  spec: RunSpec, eligible: readonly SimAgentSpec[], earlier: readonly RunSpec[], survivors: readonly SimAgentSpec[],
+): string | undefined {
+  const counting = spec.constraints.filter((c) => COUNTING.has(c.operator) && !(c.operator === 'CLUSTER' && (c.value ?? '') !== ''));
+  if (counting.length === 0) return undefined;
+  for (const before of earlier) {
+    const request = compileLaunchRequest(before);
+    const outside = survivors.find((a) => !eligible.includes(a) && eligibleOn(before, request, a));
+    if (outside !== undefined) {
+      return `an earlier definition may leave instances on ${outside.agentId}, which the final one cannot use, counted by its ${counting[0].operator} on ${counting[0].field}`;
+    }
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import { generateCluster } from './swarm-cluster';
 import { SwarmDraw } from './swarm-draw';
 import { drawResidency } from './swarm-residency';
 import { type FaultRates, generateTimeline } from './swarm-timeline';
-import { generateRunSpecs, type WorkloadSetting } from './swarm-workload';
+import { generateRunSpecs, type WireDefinition, type WorkloadSetting } from './swarm-workload';
 
 /** Bound of the convergence check in runs that end quiet. */
 export const SWARM_CONVERGE_WITHIN_MS = 4 * 60_000;
@@ -81,12 +81,14 @@ export function generateRawScenario(seed: number): RawScenario {
   let convergence = 'not checked (no quiet period at the end)';
   let convergeWithin: string | undefined;
   if (quietMs !== undefined) {
-    const finalSpecs: RunSpec[] = timeline.finalDefinitions.map((d) => {
-      const converted = convertDefinition(d.kind, d.definition, defaultRole, CHECK_VERSION);
-      if (!converted.ok) throw new Error(`swarm seed ${seed}: generated ${d.kind} ${d.definition.id} is invalid: ${JSON.stringify(converted.errors)}`);
+    const toSpec = (kind: 'app' | 'pod', definition: WireDefinition): RunSpec => {
+      const converted = convertDefinition(kind, definition, defaultRole, CHECK_VERSION);
+      if (!converted.ok) throw new Error(`swarm seed ${seed}: generated ${kind} ${definition.id} is invalid: ${JSON.stringify(converted.errors)}`);
       return converted.spec;
-    });
-    const why = convergenceFeasibility(finalSpecs, timeline.survivors, timeline.lost);
+    };
+    const finalSpecs = timeline.finalDefinitions.map((d) => toSpec(d.kind, d.definition));
+    const earlier = new Map(timeline.finalDefinitions.map((d) => [d.definition.id, d.earlier.map((e) => toSpec(d.kind, e))]));
+    const why = convergenceFeasibility(finalSpecs, timeline.survivors, timeline.lost, earlier);
     if (why === undefined) {
       convergeWithin = formatDurationMs(SWARM_CONVERGE_WITHIN_MS);
       convergence = `checked: within ${convergeWithin} of the quiet period from ${formatDurationMs(durationMs - quietMs)}`;

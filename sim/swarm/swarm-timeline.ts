@@ -45,11 +45,23 @@ export interface TimelineInput {
 /** The generated timeline and what the run looks like when the quiet period begins. */
 export interface SwarmTimeline {
   readonly steps: RawStep[];
-  /** The latest definition and declared instance count of every run spec alive at the quiet point (or the end). */
-  readonly finalDefinitions: readonly { readonly kind: 'app' | 'pod'; readonly definition: WireDefinition }[];
+  /**
+   * The latest definition and declared instance count of every run spec alive at the quiet point
+   * (or the end), with the definitions it had before since it was last created (`earlier`, oldest
+   * first): their instances may still run when the quiet period begins (a forced scale stops a
+   * rolling restart, and a scale replaces nothing).
+   */
+  readonly finalDefinitions: readonly FinalDefinition[];
   /** Agents alive at the end (initial and added, minus those killed). */
   readonly survivors: readonly SimAgentSpec[];
   readonly lost: readonly SimAgentSpec[];
+}
+
+/** A run spec's definition at the quiet point, and the ones it had before since its creation. */
+export interface FinalDefinition {
+  readonly kind: 'app' | 'pod';
+  readonly definition: WireDefinition;
+  readonly earlier: readonly WireDefinition[];
 }
 
 interface Timed {
@@ -263,7 +275,7 @@ function faultSteps(
 
 function commandSteps(
   input: TimelineInput, endMs: number, add: (atMs: number, step: Omit<RawStep, 'at'>) => void,
-): Map<string, { kind: 'app' | 'pod'; definition: WireDefinition }> {
+): Map<string, FinalDefinition> {
   const draw = input.commands;
   const events: SpecEvent[] = [];
   for (const spec of input.specs) events.push({ atMs: draw.chance(0.7) ? 0 : draw.int(0, Math.floor(endMs / 2)), kind: 'create', spec });
@@ -271,12 +283,13 @@ function commandSteps(
   const order = (a: SpecEvent, b: SpecEvent) => a.atMs - b.atMs || (a.kind === 'command' ? 1 : 0) - (b.kind === 'command' ? 1 : 0);
   events.sort(order);
 
-  const current = new Map<string, { kind: 'app' | 'pod'; definition: WireDefinition }>();
+  const current = new Map<string, FinalDefinition>();
   const put = (atMs: number, spec: SwarmRunSpec) => {
     const drawn = defineRunSpec(input.workload, spec, input.setting);
     const residency = input.residency?.apps.get(spec.id);
     const definition = residency === undefined || input.residency === undefined ? drawn : residentDefinition(input.residency.draw, drawn, residency);
-    current.set(spec.id, { kind: spec.kind, definition });
+    const before = current.get(spec.id);
+    current.set(spec.id, { kind: spec.kind, definition, earlier: before === undefined ? [] : [...before.earlier, before.definition] });
     // The swarm's operator forces its changes (as a client does after a 409): a deployment that
     // can never finish (an unsatisfiable constraint) must not block the fixes that follow.
     add(atMs, spec.kind === 'app' ? { app: definition, force: true } : { pod: definition, force: true });
@@ -286,7 +299,7 @@ function commandSteps(
     if (entry === undefined) return;
     const d = entry.definition;
     const definition = entry.kind === 'app' ? { ...d, instances } : { ...d, scaling: { ...(d.scaling as object), instances } };
-    current.set(id, { kind: entry.kind, definition });
+    current.set(id, { kind: entry.kind, definition, earlier: entry.earlier });
   };
   // Kills by agent name initial agents only (added ones exist only after their step).
   const agentIds = input.cluster.initialAgents.map((a) => a.agentId);
