@@ -42,13 +42,17 @@ interface Known {
  * such an instance becomes unreachable — kill/kill-instance.ts `cannotAnswerKill`.) Once its
  * reconciliation is answered (when the clock moves past the takeover; the master answers at once)
  * every task the dead core knew that still runs on a connected agent must belong to an instance the
- * new core knows, and none of them may have been killed as unknown meanwhile.
+ * new core knows — unless the new core knew it when it was built and has since killed or forgotten
+ * it by its own decision (a command of that instant: a kill with wipe, a scale-down) — and none of
+ * them may have been killed as unknown meanwhile.
  */
 export class FailoverOracle {
   private known: Known | undefined;
   private knownTasks = new Set<string>();
   /** The takeover instant whose reconciliation is still to be checked. */
   private reconcilingAtMs: number | undefined;
+  /** The tasks the new core knew when it was built: what it does with them afterwards is its own decision. */
+  private recoveredTasks = new Set<string>();
   private pending: string[] = [];
 
   /** The leading core died: remember what it knew. */
@@ -79,6 +83,7 @@ export class FailoverOracle {
     const known = this.known;
     if (known === undefined) return [];
     this.reconcilingAtMs = nowMs;
+    this.recoveredTasks = new Set(core.runSpecs().flatMap((spec) => core.instances(spec.id).flatMap((inst) => inst.tasks.map((t) => t.taskId))));
     const out: string[] = [];
     const now = new Map(core.runSpecs().map((s) => [s.id, s.version]));
     for (const [id, version] of known.runSpecs) {
@@ -126,7 +131,9 @@ export class FailoverOracle {
     if (this.reconcilingAtMs === undefined || nowMs <= this.reconcilingAtMs) return out;
     this.reconcilingAtMs = undefined;
     for (const task of connectedTasks()) {
-      if (!this.knownTasks.has(task.taskId)) continue;
+      // A task the new core recovered and then killed or forgot (a kill with wipe, a scale-down
+      // the step at that instant asked for) left by the new core's own decision, not the failover's.
+      if (!this.knownTasks.has(task.taskId) || this.recoveredTasks.has(task.taskId)) continue;
       const inst = core.instance(task.instanceId);
       if (inst === undefined || !inst.tasks.some((t) => t.taskId === task.taskId)) {
         out.push(`failover: task ${task.taskId} of ${task.runSpecId} runs on ${task.agentId} (${task.state}) but the new scheduler does not know it after reconciliation`);

@@ -96,3 +96,14 @@ t.test('after the reconciliation, every task the dead core knew that still runs 
   oracle.onEvent(unknownKill);
   t.same(oracle.afterStep(3000, after, () => tasks), [], 'later the new core may forget an instance by its own rules');
 });
+
+t.test('a task the new core recovered and then killed or forgot by its own decision is not lost by the failover', async (t) => {
+  // Swarm seeds 20853, 20967, 21603 …: a kill with wipe (or a scale-down) in the step just after the
+  // takeover forgets the instance while its task still runs, before the reconciliation check.
+  const oracle = new FailoverOracle();
+  oracle.onCrash(dead);
+  const recovered = view([web], [running('i1'), running('i2')], ['d1']);
+  t.same(oracle.onTakeover(recovered, 1000), [], 'everything recovered');
+  const afterWipe = view([web], [running('i1')], ['d1']);
+  t.same(oracle.afterStep(1001, afterWipe, () => [live('i1'), live('i2')]), [], 'i2 was known at the takeover: its kill is the new core\'s');
+});
