@@ -5,9 +5,10 @@ import type { RunSpec } from '../../src/scheduler/model/run-spec';
  * An independent model of launch backoff, fed only with what an observer sees: instance events
  * and the runner's own commands. A failure is an instance that went terminal and was put back in
  * the queue (Scheduled again) within the same step, unless the runner itself killed it without
- * scale or wipe, or it is resident and was killed and is queued again under another version of
- * its run spec (replaced in place by a new config: the core kills it and relaunches it on its
- * reservation, as Marathon does, and a replacement is no launch failure). Not for other run specs:
+ * scale or wipe, or it is resident and is queued again under another version of its run spec
+ * (replaced in place by a new config: the core kills it and relaunches it on its reservation, as
+ * Marathon does, and a replacement is no launch failure, even when its task failed before the
+ * kill ended it). Not for other run specs:
  * their instances killed as unhealthy are queued again under the current version too, and those
  * are failures (skipping one would shorten the oracle's chain of delays: false alarms). Delay: initial,
  * then ×factor per further failure (rounded), capped; a new config version or resetDelay starts
@@ -51,7 +52,9 @@ export class BackoffOracle {
     if (this.userKilled.delete(event.instanceId)) return;
     const spec = specOf(event.runSpecId);
     if (spec === undefined) return;
-    if (spec.resident && previous === 'Killed' && previousVersion !== event.runSpecVersion) return;
+    // Replaced in place: the core killed it for the new version, whether its task then reported
+    // killed or failed in the kill's grace (swarm seed 20992: a crash-looping task that failed first).
+    if (spec.resident && previousVersion !== event.runSpecVersion) return;
     this.fail(spec, nowMs);
   }
 

@@ -79,15 +79,18 @@ t.test('a resident instance killed and queued again under a new version (replace
   const residentSpec = { ...spec, resident: true };
   const residentOf = (): typeof residentSpec => residentSpec;
   const next = '2026-01-01T00:00:10.000Z';
-  const cases = [
-    { name: 'resident, new version', specOf: residentOf, version: next, counted: false },
-    { name: 'resident, same version (an unhealthy kill)', specOf: residentOf, version: spec.version, counted: true },
-    { name: 'not resident, new version (an unhealthy kill queued under the current version)', specOf, version: next, counted: true },
+  const cases: { name: string; specOf: () => typeof spec; version: string; ended: Condition; counted: boolean }[] = [
+    { name: 'resident, new version', specOf: residentOf, version: next, ended: 'Killed', counted: false },
+    // Swarm seed 20992: a crash-looping task failed during the kill that replaced it.
+    { name: 'resident, new version, its task failed before the kill ended it', specOf: residentOf, version: next, ended: 'Failed', counted: false },
+    { name: 'resident, same version (an unhealthy kill)', specOf: residentOf, version: spec.version, ended: 'Killed', counted: true },
+    { name: 'resident, same version, failed (a crash)', specOf: residentOf, version: spec.version, ended: 'Failed', counted: true },
+    { name: 'not resident, new version (an unhealthy kill queued under the current version)', specOf, version: next, ended: 'Killed', counted: true },
   ];
   for (const c of cases) {
     const o = new BackoffOracle();
     started(o, 'i1');
-    o.onEvent(changed('i1', 'Killed'), 10_000, c.specOf);
+    o.onEvent(changed('i1', c.ended), 10_000, c.specOf);
     o.onEvent({ ...changed('i1', 'Scheduled'), runSpecVersion: c.version }, 10_000, c.specOf);
     o.endStep();
     const late = o.checkLaunch(spec, 10_500);
