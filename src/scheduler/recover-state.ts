@@ -208,8 +208,12 @@ function rearm(ctx: InstanceContext, rs: RunSpecState): void {
       sendKills(ctx, rs.spec, inst);
       continue;
     }
-    if (isUnreachableCondition(inst.condition)) onBecameUnreachable(ctx, rs, inst);
-    else if (inst.condition === 'Running') {
+    if (isUnreachableCondition(inst.condition)) {
+      // It ran in this incarnation before it was cut off: back Running (its agent returns), it
+      // counts for the kill-storm floor as one found running does (swarm seed 20536).
+      if (inst.startedAtMs !== undefined) countRecoveredInstance(ctx, inst);
+      onBecameUnreachable(ctx, rs, inst);
+    } else if (inst.condition === 'Running') {
       countRecoveredInstance(ctx, inst);
       startHealthChecks(ctx, rs, inst);
       seedAgentHealth(ctx, rs.spec, inst);

@@ -68,7 +68,8 @@ export function onInstanceHealthy(ctx: InstanceContext, rs: RunSpecState, inst: 
 /**
  * After a restart: an instance found running counts for the floor from the start (the core
  * forgot whether it was ever healthy; it ran before, and treating it as new would let a restart
- * during an outage kill every instance at once).
+ * during an outage kill every instance at once). So does one found unreachable that had run in
+ * its incarnation, once it is Running again: a running core would have kept it counting.
  */
 export function countRecoveredInstance(ctx: InstanceContext, inst: Instance): void {
   ctx.health.proven.add(inst.instanceId);

@@ -4,6 +4,7 @@ import type { SchedulerOptions } from '../../../../src/scheduler/scheduler-optio
 import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp, makeHealthCheck, type AppOverrides } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
+import { Instance } from '../../../../src/scheduler/model/instance';
 import { answer, healthyApp, nextRound } from '../../../harness/health-storm';
 
 /** Kill-storm protection through the core (issue 18): health/unhealthy-kill.ts applying unhealthy-kill-floor.ts. */
@@ -139,6 +140,32 @@ t.test('after a restart every instance found running counts: a storm right after
     answer(h2, ids, 500);
     t.same(h2.events('unhealthy_instance_kill_event').map((e) => e.instanceId), ids.slice(0, 1), `${name}: one kill goes`);
     t.same(h2.events('pacer_unhealthy_kill_deferred_event').map((e) => e.instanceId), ids.slice(1), `${name}: three held`);
+  }
+});
+
+t.test('after a restart an instance found unreachable that had run counts again once it is back Running', async (t) => {
+  // Swarm seed 20536: the new core forgot that it had been healthy, so its kill did not count and
+  // went ahead while the floor already held the others' kills.
+  const cases: [string, boolean][] = [['it had run before it was cut off', true], ['it never ran (Staging when cut off)', false]];
+  for (const [name, ran] of cases) {
+    const h1 = new Harness();
+    const ids = healthyApp(h1, 4, { unreachable: { kind: 'enabled', inactiveAfterMs: 300_000, expungeAfterMs: 600_000 } });
+    const cut = h1.instances('/storm').find((i) => i.instanceId === ids[0]);
+    const taskId = cut?.tasks[0]?.taskId ?? '';
+    h1.status(taskId, 'TASK_UNREACHABLE');
+    const stored = h1.store.load();
+    // A task cut off before it ran: the same record without the start time.
+    const unstarted = (i: (typeof stored.instances)[number]) => Instance.from({ ...(i instanceof Instance ? i.toJSON() : i), startedAtMs: undefined });
+    const instances = ran ? stored.instances : stored.instances.map((i) => (i.instanceId === ids[0] ? unstarted(i) : i));
+    const h2 = new Harness({ stored: { ...stored, instances }, startMs: h1.nowMs });
+    h2.status(taskId, 'TASK_RUNNING');
+    t.equal(h2.instances('/storm').filter((i) => i.condition === 'Running').length, 4, `${name}: four running again`);
+    h2.advance(10_000);
+    // The three found running fail first, the one that came back last.
+    answer(h2, [...ids.slice(1), ids[0]], 500);
+    const expected = ran ? [ids[1]] : [ids[0]];
+    t.same(h2.events('unhealthy_instance_kill_event').map((e) => e.instanceId), expected,
+      ran ? `${name}: it counts, so the floor of 3 lets the first kill go and holds the rest` : `${name}: it does not count, so its kill goes and the three others are held`);
   }
 });
 
