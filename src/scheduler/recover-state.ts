@@ -14,7 +14,7 @@ import { Instance } from './model/instance';
 import type { SetAsideRecord, StoredState } from './ports/store';
 import type { TaskFailure } from './model/task-failure';
 import { soundStoredState } from './state/stored/sound-stored-state';
-import { onBecameUnreachable } from './unreachable/unreachable';
+import { onRecoveredUnreachable } from './unreachable/unreachable';
 import { newRunSpecState } from './state/new-run-spec-state';
 import type { RunSpecState } from './state/run-spec-state';
 
@@ -212,7 +212,7 @@ function rearm(ctx: InstanceContext, rs: RunSpecState): void {
       // It ran in this incarnation before it was cut off: back Running (its agent returns), it
       // counts for the kill-storm floor as one found running does (swarm seed 20536).
       if (inst.startedAtMs !== undefined) countRecoveredInstance(ctx, inst);
-      onBecameUnreachable(ctx, rs, inst);
+      onRecoveredUnreachable(ctx, rs, inst);
     } else if (inst.condition === 'Running') {
       countRecoveredInstance(ctx, inst);
       startHealthChecks(ctx, rs, inst);

@@ -31,6 +31,13 @@ export interface SchedulerOptions {
    * check (it still runs when a deployment stops early and after a restart).
    */
   readonly scaleAppsIntervalMs: number;
+  /**
+   * Marathon's `--task_lost_expunge_initial_delay` (300 s): after a start (a restart, a failover),
+   * an unreachable instance whose expunge deadline passed while no scheduler ran is expunged no
+   * sooner than this after the start, so that the reconciliation can first report its task
+   * running again (its agent came back meanwhile): unreachable/unreachable.ts `onRecoveredUnreachable`.
+   */
+  readonly taskLostExpungeInitialDelayMs: number;
   /** `--gpu_scheduling_behavior restricted`: keep non-GPU work off GPU agents. */
   readonly gpuRestricted: boolean;
   /**
@@ -114,6 +121,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   killRetryMs: 10_000,
   reconciliationIntervalMs: 600_000,
   scaleAppsIntervalMs: 300_000,
+  taskLostExpungeInitialDelayMs: 300_000,
   gpuRestricted: true,
   maintenanceMode: true,
   drainingMs: 0,

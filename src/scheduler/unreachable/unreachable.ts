@@ -24,6 +24,24 @@ import { cannotAnswerKill } from '../kill/kill-instance';
  * ({@link unreachableConditionOf}); here it is replaced (or expunged).
  */
 export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reportedSinceMs?: number): void {
+  unreachableFrom(ctx, rs, inst, reportedSinceMs, 0);
+}
+
+/**
+ * An instance the core recovered unreachable at a start (recover-state.ts): as
+ * {@link onBecameUnreachable}, but an expunge deadline that passed while no scheduler ran waits
+ * until `taskLostExpungeInitialDelayMs` after the start, as Marathon's expunge job starts only
+ * after `--task_lost_expunge_initial_delay`: the reconciliation asks about its task first, and
+ * a task whose agent came back meanwhile reports running and keeps its instance (expunged at
+ * once, its task was killed as unknown when it reported: swarm seed 20500). Its inactive
+ * deadline is not deferred: a replacement waits for nothing, and one made in vain is killed as
+ * surplus when the instance is back.
+ */
+export function onRecoveredUnreachable(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
+  unreachableFrom(ctx, rs, inst, undefined, ctx.clock.nowMs() + ctx.options.taskLostExpungeInitialDelayMs);
+}
+
+function unreachableFrom(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reportedSinceMs: number | undefined, expungeNotBeforeMs: number): void {
   if (cannotAnswerKill(rs.spec, inst)) {
     // Asked to be killed, now unable to answer: forgotten by the kill rule, as a restarted core
     // re-applying the kill would forget it. A delete may have been waiting for it only.
@@ -36,13 +54,15 @@ export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst
   const since = markUnreachable(ctx, inst, reportedSinceMs);
   const policy = rs.spec.unreachable;
   if (policy.kind === 'disabled') return;
-  if (policy.expungeAfterMs <= policy.inactiveAfterMs && since + policy.expungeAfterMs <= nowMs) {
+  const deadlineMs = since + policy.expungeAfterMs;
+  const expungeAtMs = deadlineMs > nowMs ? deadlineMs : Math.max(deadlineMs, expungeNotBeforeMs);
+  if (policy.expungeAfterMs <= policy.inactiveAfterMs && expungeAtMs <= nowMs) {
     expire(ctx, rs, inst);
     return;
   }
   if (since + policy.inactiveAfterMs <= nowMs) markInactive(ctx, rs, inst);
   else ctx.effects.setTimer(since + policy.inactiveAfterMs, timer('unreachableInactive', inst));
-  ctx.effects.setTimer(since + policy.expungeAfterMs, timer('unreachableExpunge', inst));
+  ctx.effects.setTimer(expungeAtMs, timer('unreachableExpunge', inst));
 }
 
 /**

@@ -76,7 +76,6 @@ const MARATHON_FLAG_DEFAULTS = {
   scale_apps_initial_delay: 15_000,
   task_launch_confirm_timeout: 300_000,
   task_launch_timeout: 300_000,
-  task_lost_expunge_initial_delay: 300_000,
   task_lost_expunge_interval: 30_000,
   task_reservation_timeout: 20_000,
 } as const;
@@ -136,6 +135,7 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
     maintenance_mode: options.maintenanceMode,
     reconciliation_interval: options.reconciliationIntervalMs,
     scale_apps_interval: options.scaleAppsIntervalMs,
+    task_lost_expunge_initial_delay: options.taskLostExpungeInitialDelayMs,
     ...MARATHON_FLAG_DEFAULTS,
   };
 }

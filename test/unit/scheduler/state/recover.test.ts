@@ -114,6 +114,33 @@ t.test('an unreachable instance gets its deadlines armed again, counted from whe
   t.equal(h2.instances('/app').filter((i) => i.condition === 'Scheduled').length, 1, 'a replacement is scheduled');
 });
 
+t.test('an expunge deadline that passed while no scheduler ran waits for task_lost_expunge_initial_delay after the start', async (t) => {
+  // Swarm seed 20500: the agent came back while no scheduler led; expunged at the start, the
+  // instance's task reported running at the reconciliation and was killed as unknown.
+  const rows: { name: string; delayMs: number; back: boolean; expunged: boolean; killed: number }[] = [
+    { name: 'its agent came back: the reconciliation reports it running and it stays', delayMs: 300_000, back: true, expunged: false, killed: 0 },
+    { name: 'still unreachable: expunged once the delay is over', delayMs: 300_000, back: false, expunged: true, killed: 0 },
+    { name: 'no delay: expunged at the start, its task killed as unknown when it reports', delayMs: 0, back: true, expunged: true, killed: 1 },
+  ];
+  for (const row of rows) {
+    t.test(row.name, async (t) => {
+      const h1 = new Harness();
+      const app = makeApp({ instances: 1, unreachable: { kind: 'enabled', inactiveAfterMs: 120_000, expungeAfterMs: 120_000 } });
+      const [task] = h1.deploy(app);
+      h1.status(task.taskId, 'TASK_UNREACHABLE');
+      h1.advance(30_000);
+      // The leader dies 30 s after the task became unreachable; another starts 200 s later, after the 120 s expunge deadline.
+      const h2 = new Harness({ stored: h1.store.load(), startMs: h1.nowMs + 200_000, options: { taskLostExpungeInitialDelayMs: row.delayMs } });
+      const kept = () => h2.instances('/app').some((i) => i.instanceId === task.instanceId);
+      t.equal(kept(), row.delayMs > 0, row.delayMs > 0 ? 'kept at the start' : 'expunged at the start');
+      if (row.back) h2.status(task.taskId, 'TASK_RUNNING');
+      h2.advance(row.delayMs + 1000);
+      t.equal(kept(), !row.expunged, row.expunged ? 'expunged' : 'kept');
+      t.equal(h2.calls('kill').filter((c) => c.taskId === task.taskId).length, row.killed, 'kills of its task');
+    });
+  }
+});
+
 t.test('a fresh store starts empty and writes root, versions and deployments as changes are accepted', async (t) => {
   const h = new Harness();
   h.put(makeApp());
