@@ -79,10 +79,14 @@ t.test('a resident instance killed and queued again under a new version (replace
   const residentSpec = { ...spec, resident: true };
   const residentOf = (): typeof residentSpec => residentSpec;
   const next = '2026-01-01T00:00:10.000Z';
+  const residentNextConfig = { ...residentSpec, version: next, versionInfo: { lastScalingAt: next, lastConfigChangeAt: next } };
+  const residentOfNextConfig = (): typeof residentSpec => residentNextConfig;
   const cases: { name: string; specOf: () => typeof spec; version: string; ended: Condition; counted: boolean }[] = [
     { name: 'resident, new version', specOf: residentOf, version: next, ended: 'Killed', counted: false },
     // Swarm seed 20992: a crash-looping task failed during the kill that replaced it.
-    { name: 'resident, new version, its task failed before the kill ended it', specOf: residentOf, version: next, ended: 'Failed', counted: false },
+    { name: 'resident, new config, its task failed before the kill ended it', specOf: residentOfNextConfig, version: next, ended: 'Failed', counted: false },
+    // Swarm seed 21785: a scale gives a new version of the same config; a failure then is one.
+    { name: 'resident, new version of the same config, failed', specOf: residentOf, version: next, ended: 'Failed', counted: true },
     { name: 'resident, same version (an unhealthy kill)', specOf: residentOf, version: spec.version, ended: 'Killed', counted: true },
     { name: 'resident, same version, failed (a crash)', specOf: residentOf, version: spec.version, ended: 'Failed', counted: true },
     { name: 'not resident, new version (an unhealthy kill queued under the current version)', specOf, version: next, ended: 'Killed', counted: true },
@@ -93,7 +97,7 @@ t.test('a resident instance killed and queued again under a new version (replace
     o.onEvent(changed('i1', c.ended), 10_000, c.specOf);
     o.onEvent({ ...changed('i1', 'Scheduled'), runSpecVersion: c.version }, 10_000, c.specOf);
     o.endStep();
-    const late = o.checkLaunch(spec, 10_500);
+    const late = o.checkLaunch(c.specOf(), 10_500);
     if (c.counted) t.match(late, /before its backoff deadline/, `${c.name}: a failure`);
     else t.equal(late, undefined, `${c.name}: no delay`);
   }
