@@ -29,6 +29,11 @@ export class InstanceQueue {
   }
 
   push(inst: Instance): void {
+    // Queued again while the tombstone of its earlier removal is still here: the tombstones go
+    // first, so that the queue never holds an instance both removed and queued, and its next
+    // removal is not taken for a second one of the first (a no-op that left a launched instance
+    // in the queue: swarm seed 31015, where a config change then retargeted it while it ran).
+    if (this.removed.size !== 0 && this.removed.has(inst)) this.compact();
     this.items.push(inst);
     this.count++;
     this.changes++;
@@ -37,6 +42,7 @@ export class InstanceQueue {
   /** Queues instances at the end, in order (as {@link push} each, in one growth of the list). */
   pushAll(instances: readonly Instance[]): void {
     if (instances.length === 0) return;
+    if (this.removed.size !== 0 && instances.some((inst) => this.removed.has(inst))) this.compact();
     appendAll(this.items, instances);
     this.count += instances.length;
     this.changes += instances.length;
@@ -73,9 +79,6 @@ export class InstanceQueue {
       this.shift();
       return;
     }
-    // Queued again after a removal whose tombstone is still here: drop the tombstones first, or
-    // `remove` would take this for a second removal and do nothing.
-    if (this.removed.has(inst)) this.compact();
     this.remove(inst);
   }
 
@@ -91,7 +94,8 @@ export class InstanceQueue {
 
   /**
    * Removes one instance wherever it is. The instance must be in the queue (a Scheduled instance
-   * is, and only it: instance-lifecycle keeps that so); removing one twice is a no-op.
+   * is, and only it: instance-lifecycle keeps that so); removing one twice is a no-op (a tombstone
+   * never outlives a later {@link push} of its instance, so a second removal is one).
    */
   remove(inst: Instance): void {
     if (this.removed.has(inst)) return;

@@ -112,6 +112,29 @@ t.test('pushAll queues a batch as pushes one by one would: order, length, versio
   }
 });
 
+t.test('an instance removed, queued again and removed again is gone (swarm seed 31015)', async (t) => {
+  // The second removal was taken for a repeat of the first while the first's tombstone was still
+  // there: the launched instance stayed in the queue.
+  const cases: { name: string; requeue: (q: InstanceQueue, i: Instance) => void }[] = [
+    { name: 'push', requeue: (q, i) => q.push(i) },
+    { name: 'pushAll', requeue: (q, i) => q.pushAll([i]) },
+  ];
+  for (const c of cases) {
+    const q = new InstanceQueue();
+    const [a, b, x] = [inst(1), inst(2), inst(3)];
+    q.push(a);
+    q.push(b);
+    q.push(x);
+    q.remove(b);
+    c.requeue(q, b);
+    t.strictSame(q.toArray(), [a, x, b], `${c.name}: queued again at the end`);
+    q.remove(b);
+    t.strictSame(q.toArray(), [a, x], `${c.name}: removed again`);
+    t.equal(q.length, 2, `${c.name}: the length`);
+    t.strictSame([q.shift(), q.shift(), q.shift()], [a, x, undefined], `${c.name}: never shifted out`);
+  }
+});
+
 t.test('find: the first instance from the head that the predicate accepts; take: that one out, wherever it is', async (t) => {
   const is = (...ns: number[]) => (i: Instance) => ns.map((n) => `i${n}`).includes(i.instanceId);
   const cases: { name: string; setup: (q: InstanceQueue, all: Instance[]) => void; pred: (i: Instance) => boolean; found: string | undefined; rest: string[] }[] = [
