@@ -16,6 +16,10 @@ export const DEFAULT_KILL_GRACE_MS = 3000;
  * forgotten unless its goal is still Running.
  */
 export function killInstance(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: KillReason, goal: Goal): void {
+  // Waiting for an offer and to run all the same (a kill without scale or wipe): nothing to kill
+  // and nothing to remember — a reason kept here outlived the launch, and a running instance with
+  // a kill reason counts as being killed (a rolling restart waited for it forever: swarm seed 31352).
+  if (inst.condition === 'Scheduled' && goal === 'Running') return;
   // The reason first: listeners of the goal change's instance_changed_event read why (the
   // decision lines of src/runtime/decision-reader.ts).
   setKillReason(ctx, inst, reason);

@@ -78,6 +78,19 @@ t.test('a kill of an instance not yet launched sends nothing; a kill-and-scale o
   t.equal(h.instances('/app').filter((i) => i.instanceId === a.instanceId).length, 0, 'a plain kill with wipe forgets it');
 });
 
+t.test('a plain kill of an instance not yet launched leaves it as it was: launched later, it carries no kill reason (swarm seed 31352)', async (t) => {
+  const h = new Harness();
+  h.put(makeApp({ instances: 1 }));
+  const [a] = h.instances('/app');
+  t.match(h.kill('/app', [a.instanceId]), { ok: true });
+  const waiting = h.instances('/app')[0];
+  t.match(waiting, { condition: 'Scheduled', goal: 'Running', killReason: undefined }, 'still waiting, nothing remembered');
+  h.run(h.offer(makeOffer()));
+  const running = h.instances('/app')[0];
+  t.match(running, { instanceId: a.instanceId, condition: 'Running', killReason: undefined, killRequestedAtMs: undefined }, 'running, not taken for one being killed');
+  t.same(h.calls('kill'), [], 'nothing was ever killed');
+});
+
 t.test('pod: killing any task ends the whole instance', async (t) => {
   const h = new Harness();
   const launched = h.deploy(makePod({ containers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] }));
