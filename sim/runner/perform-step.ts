@@ -149,7 +149,11 @@ export function handleCommand(deps: CommandDeps, cmd: Command, from?: 'api'): Co
   deps.trace.append(from === undefined ? { t: deps.nowMs, k: 'cmd', type: cmd.type } : { t: deps.nowMs, k: 'cmd', type: cmd.type, from });
   const backoff = deps.checker?.backoff;
   if (cmd.type === 'resetDelay') backoff?.reset(cmd.runSpecId);
-  if (cmd.type === 'killInstances' && !cmd.scale && !cmd.wipe) backoff?.markUserKilled(cmd.instanceIds);
+  if (cmd.type === 'killInstances' && !cmd.scale && !cmd.wipe) {
+    // Only launched ones: a plain kill of an instance waiting for an offer changes nothing, and its
+    // later failure is a failure (swarm seed 30157).
+    backoff?.markUserKilled(cmd.instanceIds.filter((id) => deps.scheduler.instance(id)?.condition !== 'Scheduled'));
+  }
   const result = deps.scheduler.handle(cmd);
   if (cmd.type === 'putRunSpec' && result?.ok === true) backoff?.reset(cmd.spec.id);
   return result;
