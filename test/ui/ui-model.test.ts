@@ -135,8 +135,26 @@ t.test('events are summarized by what they are about and filtered by type and te
 });
 
 t.test('instances are grouped per agent, agents in natural order', async (t) => {
-  const groups = groupByAgent([{ h: 'agent-10' }, { h: 'agent-2' }, { h: null }, { h: 'agent-2' }], (x) => x.h);
+  const groups = groupByAgent([{ h: 'agent-10' }, { h: 'agent-2' }, { h: null }, { h: 'agent-2' }], (x) => ({ id: x.h, hostname: x.h }));
   t.same(groups.map((g) => [g.agent, g.items.length]), [['(unplaced)', 1], ['agent-2', 2], ['agent-10', 1]]);
+  t.ok(groups.every((g) => g.agentId === undefined), 'an agent whose id is its hostname is named once');
+});
+
+t.test('agents sharing a hostname (--local_agents 2, both 127.0.0.1) are two groups, each naming its agent id', async (t) => {
+  // Found in a browser trial: an app spread over local-agent-1 and local-agent-2 by a GROUP_BY
+  // constraint showed as one agent "127.0.0.1 (4)", as the page grouped by hostname.
+  const tasks = [
+    { host: '127.0.0.1', slaveId: 'local-agent-2' }, { host: '127.0.0.1', slaveId: 'local-agent-1' },
+    { host: '127.0.0.1', slaveId: 'local-agent-2' }, { host: '127.0.0.1', slaveId: 'local-agent-10' },
+  ];
+  const groups = groupByAgent(tasks, (x) => ({ id: x.slaveId, hostname: x.host }));
+  t.same(groups.map((g) => [g.agent, g.agentId, g.items.length]), [
+    ['127.0.0.1', 'local-agent-1', 1], ['127.0.0.1', 'local-agent-2', 2], ['127.0.0.1', 'local-agent-10', 1],
+  ]);
+  t.equal(new Set(groups.map((g) => g.key)).size, 3, 'each group has its own key');
+  const podInstances = [{ agentHostname: 'h1' }, { agentId: 'a2' }, {}];
+  t.same(groupByAgent(podInstances, (i) => ({ id: (i as { agentId?: string }).agentId, hostname: (i as { agentHostname?: string }).agentHostname }))
+    .map((g) => [g.agent, g.agentId]), [['(unplaced)', undefined], ['a2', undefined], ['h1', undefined]], 'a missing id or hostname falls back to the other');
 });
 
 t.test("API failures carry Marathon's message and details", async (t) => {

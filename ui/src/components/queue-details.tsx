@@ -32,7 +32,7 @@ export function QueueDetails(props: { readonly entry: QueueEntry }) {
           <tbody>
             {entry.lastUnusedOffers.map((o) => (
               <tr key={o.offer.id}>
-                <td>{o.offer.hostname}</td>
+                <td>{o.offer.hostname}{o.offer.agentId !== o.offer.hostname && <span class="muted"> {o.offer.agentId}</span>}</td>
                 <td><code>{o.offer.id}</code></td>
                 <td>{o.reason.map((r) => <span key={r} title={reasonText(r)}><strong>{r}</strong>: {reasonText(r)} </span>)}</td>
                 <td>{fmtTime(o.timestamp)}</td>

@@ -65,9 +65,9 @@ function PodBody(props: { readonly pod: PodStatus }) {
       )}
       {queued !== undefined && (<><h2>Launch queue: why it is not starting</h2><QueueDetails entry={queued} /></>)}
       <h2>Instances per agent</h2>
-      {pod.instances.length === 0 ? <p class="muted">No instance.</p> : groupByAgent(pod.instances, (i) => i.agentHostname).map((g) => (
-        <div key={g.agent} class="agent-group">
-          <h3>{g.agent} <span class="muted">({g.items.length})</span></h3>
+      {pod.instances.length === 0 ? <p class="muted">No instance.</p> : groupByAgent(pod.instances, (i) => ({ id: i.agentId, hostname: i.agentHostname })).map((g) => (
+        <div key={g.key} class="agent-group" data-agent={g.key}>
+          <h3>{g.agent}{g.agentId !== undefined ? <span class="muted"> {g.agentId}</span> : null} <span class="muted">({g.items.length})</span></h3>
           <table class="list compact">
             <thead><tr><th>Instance</th><th>Status</th><th>Containers</th><th>Since</th><th /></tr></thead>
             <tbody>
