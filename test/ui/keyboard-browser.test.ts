@@ -4,6 +4,8 @@ import { buildUi } from '../../ui/build';
 import { chromiumSkip, openBrowserPage } from '../harness/chromium';
 import { seedWeb, whatIfApi } from '../api/whatif/what-if-fixture';
 import { waitFor } from '../harness/wait';
+import { defaultConfig } from '../../src/runtime/config';
+import { startSim } from '../../src/runtime/start-sim';
 
 /**
  * The UI from the keyboard alone, in headless Chromium over the in-process API (/web running 2
@@ -61,5 +63,28 @@ t.test('a dialog takes focus, keeps Tab inside, confirms on Enter and gives focu
   await dialog.waitFor({ state: 'detached' });
   t.equal(await waitFor(async () => fx.harness.scheduler.runSpec('/web')?.instances === 3, '/web at 3 instances'), true, 'Enter in the count scaled /web to 3');
   t.equal(await focused(), 'page:Scale…', 'focus is back on Scale… after the action');
+  t.same(pageErrors, [], 'no script error on the page');
+});
+
+/** The event tail's rows open their JSON on a click: from the keyboard too (found in the same trial: the rows were not focusable). */
+t.test("an event's JSON opens from the keyboard", { skip: chromiumSkip() }, async (t) => {
+  await buildUi();
+  // The event stream needs the whole runtime: pacer over --cluster sim (scenarios/demo.yaml), whose workload makes events.
+  const pacer = await startSim({ ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload: 'scenarios/demo.yaml', speed: 20 });
+  t.teardown(() => pacer.close());
+  const { page, pageErrors } = await openBrowserPage(t, { width: 1280, height: 900 });
+  await page.goto(`http://${pacer.address}/ui/events`);
+  await page.locator('tr.event-row').first().waitFor();
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const onRow = `document.activeElement?.matches('tr.event-row') === true`;
+  for (let i = 0; i < 80 && !(await page.evaluate<boolean>(onRow)); i++) await page.keyboard.press('Tab');
+  t.ok(await page.evaluate<boolean>(onRow), 'Tab reaches an event row');
+  const json = page.locator('pre.json');
+  await page.keyboard.press('Enter');
+  await json.waitFor();
+  t.match(await json.innerText(), /"eventType"/, "Enter shows the event's JSON");
+  await page.keyboard.press(' ');
+  await json.waitFor({ state: 'detached' });
+  t.pass('Space hides it again');
   t.same(pageErrors, [], 'no script error on the page');
 });
