@@ -3,7 +3,7 @@ import { failureOf } from '../../ui/src/api/client';
 import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
 import { appStatus, healthSummary, noInstancesText } from '../../ui/src/model/app-status';
-import { clusterLabel, infoFailureText, isSimCluster } from '../../ui/src/model/cluster';
+import { clusterLabel, infoFailureText, isSimCluster, simPageState } from '../../ui/src/model/cluster';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
 import { reasonText } from '../../ui/src/model/reasons';
@@ -197,6 +197,17 @@ t.test("/v2/info's master names the cluster, and only the simulator's has the si
     t.equal(clusterLabel(info), label, master);
     t.equal(isSimCluster(info), sim, `${master}: ${sim ? '' : 'no '}simulation page`);
   }
+});
+
+t.test('the simulation page says it cannot tell when /v2/info is refused, rather than loading for ever', async (t) => {
+  // Found in a browser trial: a principal granted only /team-a (README, "Who may call") gets 403
+  // for /v2/info, and the simulation page opened by its URL said "Loading…" for ever.
+  const info = (master: string): Info => ({ name: 'marathon', version: '1.11.26', leader: 'l', frameworkId: null, marathon_config: { master, mesos_role: '*' } });
+  t.equal(simPageState(undefined, false), 'loading', 'no answer yet');
+  t.equal(simPageState(undefined, true), 'unknown', '/v2/info refused or unanswered before any answer');
+  t.equal(simPageState(info('sim://demo'), false), 'sim');
+  t.equal(simPageState(info('sim://demo'), true), 'sim', 'a later failed read keeps the last answer');
+  t.equal(simPageState(info('local://1 agent(s)'), false), 'not-sim');
 });
 
 t.test('the header names why /v2/info failed: only no answer is "unreachable"', async (t) => {

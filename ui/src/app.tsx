@@ -1,3 +1,4 @@
+import type { ApiFailure } from './api/client';
 import { usePoll } from './api/use-poll';
 import type { Deployment, Info, QueueEntry } from './api/wire';
 import { Toasts } from './components/toasts';
@@ -47,7 +48,7 @@ export function App() {
         </div>
       </header>
       <main>
-        <Page route={route} info={info.data} />
+        <Page route={route} info={info.data} infoError={info.error} />
       </main>
       <Toasts />
     </>
@@ -55,7 +56,7 @@ export function App() {
 }
 
 /** The page of `route`; `info` is `/v2/info`'s answer (undefined until the first one). */
-function Page(props: { readonly route: Route; readonly info: Info | undefined }) {
+function Page(props: { readonly route: Route; readonly info: Info | undefined; readonly infoError: ApiFailure | undefined }) {
   const { route } = props;
   switch (route.page) {
     case 'apps':
@@ -73,7 +74,7 @@ function Page(props: { readonly route: Route; readonly info: Info | undefined })
     case 'events':
       return <EventsView />;
     case 'simulation':
-      return <SimulationView info={props.info} />;
+      return <SimulationView info={props.info} infoError={props.infoError} />;
     case 'create':
       return <CreateView />;
     case 'unknown':

@@ -9,6 +9,19 @@ export function isSimCluster(info: Info): boolean {
   return info.marathon_config.master.startsWith('sim://');
 }
 
+/**
+ * What the simulation page can show: `sim` (read `/pacer/v1/sim`), `not-sim` (another cluster),
+ * `unknown` (`/v2/info` failed before any answer, e.g. 403 for a principal whose grants do not
+ * reach `/`: the page cannot tell, and says why rather than loading for ever), `loading`.
+ */
+export type SimPageState = 'sim' | 'not-sim' | 'unknown' | 'loading';
+
+/** {@link SimPageState} from `/v2/info`'s latest answer and whether its latest read failed. */
+export function simPageState(info: Info | undefined, infoFailed: boolean): SimPageState {
+  if (info !== undefined) return isSimCluster(info) ? 'sim' : 'not-sim';
+  return infoFailed ? 'unknown' : 'loading';
+}
+
 /** `local cluster`, `simulated cluster`, `Mesos http://…` from `/v2/info`'s master. */
 export function clusterLabel(info: Info): string {
   const master = info.marathon_config.master;
