@@ -2,7 +2,7 @@ import t from 'tap';
 import { failureOf } from '../../ui/src/api/client';
 import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
-import { appStatus, healthSummary, noInstancesText } from '../../ui/src/model/app-status';
+import { appStatus, healthSummary, noInstancesText, podRunStatus } from '../../ui/src/model/app-status';
 import { clusterLabel, infoFailureText, isSimCluster, simPageState } from '../../ui/src/model/cluster';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
@@ -112,6 +112,14 @@ t.test('an app status says what Marathon UI said', async (t) => {
   for (const [name, a, q, status] of cases) t.equal(appStatus(a, q), status, name);
   t.same(healthSummary(app({ tasksRunning: 4, tasksHealthy: 2, tasksUnhealthy: 1, healthChecks: [{}] })), { healthy: 2, unhealthy: 1, unknown: 1, checked: true });
   t.same(healthSummary(app({ tasksRunning: 4 })), { healthy: 0, unhealthy: 0, unknown: 0, checked: false });
+});
+
+t.test("a pod's status is Waiting while it is queued, on the list and on its page alike", async (t) => {
+  // Found in a browser trial: a pod asking for 100 cpus was "Waiting" on the list and "DEGRADED" on its own page.
+  const queued = { count: 1, delay: { overdue: true, timeLeftSeconds: 0 } } as unknown as QueueEntry;
+  t.equal(podRunStatus({ status: 'DEGRADED' }, queued), 'Waiting');
+  t.equal(podRunStatus({ status: 'STABLE' }, undefined), 'STABLE');
+  t.equal(podRunStatus({ status: 'DEGRADED' }, undefined), 'DEGRADED');
 });
 
 t.test('an app without instances is said to have none, not never to have launched any', async (t) => {

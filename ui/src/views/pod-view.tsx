@@ -6,7 +6,7 @@ import { ActionDialog } from '../components/action-dialog';
 import { Badge, fmtTime, Loaded } from '../components/misc';
 import { QueueDetails } from '../components/queue-details';
 import { ActionWaiting, actionsOf } from '../components/waiting';
-import { queueById } from '../model/app-status';
+import { podRunStatus, queueById } from '../model/app-status';
 import { groupByAgent } from '../model/per-agent';
 import { routeHref } from '../model/route';
 import { Link, navigate } from '../router';
@@ -39,7 +39,7 @@ function PodBody(props: { readonly pod: PodStatus }) {
     <>
       <div class="page-head">
         <h1>{pod.id}</h1>
-        <Badge text={pod.status} />
+        <Badge text={podRunStatus(pod, queued)} />
         <div class="actions">
           <button type="button" onClick={() => setDialog({ kind: 'scale' })}>Scale…</button>
           <button type="button" class="danger" onClick={() => setDialog({ kind: 'delete' })}>Delete…</button>
