@@ -1,5 +1,6 @@
 import t from 'tap';
-import { failureOf } from '../../ui/src/api/client';
+import { ApiFailure, failureOf } from '../../ui/src/api/client';
+import { keptAfterFailure } from '../../ui/src/api/poll-failure';
 import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
 import { appStatus, healthSummary, noInstancesText, podRunStatus } from '../../ui/src/model/app-status';
@@ -163,6 +164,17 @@ t.test('agents sharing a hostname (--local_agents 2, both 127.0.0.1) are two gro
   const podInstances = [{ agentHostname: 'h1' }, { agentId: 'a2' }, {}];
   t.same(groupByAgent(podInstances, (i) => ({ id: (i as { agentId?: string }).agentId, hostname: (i as { agentHostname?: string }).agentHostname }))
     .map((g) => [g.agent, g.agentId]), [['(unplaced)', undefined], ['a2', undefined], ['h1', undefined]], 'a missing id or hostname falls back to the other');
+});
+
+t.test('a failed read keeps the last answer, except a 404: what it showed is gone', async (t) => {
+  // Found in a browser trial: an app deleted through the API while its page was open stayed on the
+  // page as Running with its 2 instances and every action button, under "404 App '/victim' does not exist".
+  const last = { app: { id: '/victim' } };
+  const failure = (status: number): ApiFailure => new ApiFailure(status, 'x', undefined, 'GET /v2/apps/victim');
+  t.equal(keptAfterFailure(last, failure(0)), last, 'no answer (pacer restarting): kept');
+  t.equal(keptAfterFailure(last, failure(503)), last, '503: kept');
+  t.equal(keptAfterFailure(last, failure(403)), last, '403: kept');
+  t.equal(keptAfterFailure(last, failure(404)), undefined, '404: dropped');
 });
 
 t.test("API failures carry Marathon's message and details", async (t) => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure, getJson } from './client';
+import { keptAfterFailure } from './poll-failure';
 
 /** How often the pages re-read the API (the API is the UI's only source; the event tail is separate). */
 export const POLL_MS = 2000;
@@ -29,7 +30,7 @@ interface PollState<T> {
  * GETs `path` now, every `intervalMs` and on {@link refreshAll}, while the component is mounted;
  * `path` undefined reads nothing. Requests never overlap (a reload asked for meanwhile runs when
  * the current one ends). A failure keeps the last good answer and reports the error, so a page
- * stays readable while pacer is briefly unreachable.
+ * stays readable while pacer is briefly unreachable; a 404 drops it ({@link keptAfterFailure}).
  */
 export function usePoll<T>(path: string | undefined, intervalMs: number = POLL_MS): Polled<T> {
   const [state, setState] = useState<PollState<T>>({ path, data: undefined, error: undefined });
@@ -51,7 +52,7 @@ export function usePoll<T>(path: string | undefined, intervalMs: number = POLL_M
         (err: unknown) => {
           if (abort.signal.aborted) return;
           const failure = err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, `GET ${path}`);
-          setState((s) => ({ path, data: s.path === path ? s.data : undefined, error: failure }));
+          setState((s) => ({ path, data: s.path === path ? keptAfterFailure(s.data, failure) : undefined, error: failure }));
         },
       ).finally(() => {
         running = false;
