@@ -1,6 +1,7 @@
 import t from 'tap';
 import { ApiFailure, failureOf } from '../../ui/src/api/client';
 import { keptAfterFailure } from '../../ui/src/api/poll-failure';
+import { startPollLoop, type PollEnv } from '../../ui/src/api/poll-loop';
 import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
 import { appStatus, healthSummary, noInstancesText, podRunStatus } from '../../ui/src/model/app-status';
@@ -175,6 +176,62 @@ t.test('a failed read keeps the last answer, except a 404: what it showed is gon
   t.equal(keptAfterFailure(last, failure(503)), last, '503: kept');
   t.equal(keptAfterFailure(last, failure(403)), last, '403: kept');
   t.equal(keptAfterFailure(last, failure(404)), undefined, '404: dropped');
+});
+
+t.test('a poll reads nothing while the page is hidden, and reads at once when it is shown again', async (t) => {
+  // Found in a browser trial with 800 apps: every open page, background tabs too, read
+  // /v2/apps?embed=… (590 KB) and the rest every 2 s for as long as the tab stayed open.
+  let hidden = false;
+  let tick: () => void = () => undefined;
+  let visibility: () => void = () => undefined;
+  let cleared = false;
+  let unsubscribed = false;
+  const env: PollEnv = {
+    setInterval: (fn) => { tick = fn; return 1; },
+    clearInterval: () => { cleared = true; },
+    hidden: () => hidden,
+    onVisibilityChange: (fn) => { visibility = fn; return () => { unsubscribed = true; }; },
+  };
+  let reads = 0;
+  const pending: (() => void)[] = [];
+  const read = (): Promise<void> => new Promise((resolve) => { reads++; pending.push(resolve); });
+  const settle = async (): Promise<void> => {
+    while (pending.length > 0) {
+      pending.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const loop = startPollLoop(read, 2000, env);
+  t.equal(reads, 1, 'reads at once');
+  await settle();
+  tick();
+  await settle();
+  t.equal(reads, 2, 'reads on the interval while visible');
+  hidden = true;
+  visibility();
+  tick();
+  tick();
+  await settle();
+  t.equal(reads, 2, 'reads nothing while hidden');
+  loop.run();
+  await settle();
+  t.equal(reads, 3, "an action's refresh reads even while hidden");
+  tick();
+  hidden = false;
+  visibility();
+  await settle();
+  t.equal(reads, 4, 'shown again after a missed interval: reads at once');
+  visibility();
+  await settle();
+  t.equal(reads, 4, 'a visibility change with nothing missed reads nothing');
+  loop.run();
+  loop.run();
+  await settle();
+  t.equal(reads, 6, 'a refresh asked during a read follows it, once');
+  loop.stop();
+  t.ok(cleared && unsubscribed, 'stop clears the interval and the visibility listener');
+  loop.run();
+  t.equal(reads, 6, 'nothing after stop');
 });
 
 t.test("API failures carry Marathon's message and details", async (t) => {
