@@ -2,7 +2,7 @@ import t from 'tap';
 import { ApiFailure, failureOf } from '../../ui/src/api/client';
 import { keptAfterFailure } from '../../ui/src/api/poll-failure';
 import { startPollLoop, type PollEnv } from '../../ui/src/api/poll-loop';
-import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
+import type { App, Deployment, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
 import { appStatus, healthSummary, noInstancesText, podRunStatus } from '../../ui/src/model/app-status';
 import { clusterLabel, infoFailureText, isSimCluster, simPageState } from '../../ui/src/model/cluster';
@@ -11,7 +11,7 @@ import { groupByAgent } from '../../ui/src/model/per-agent';
 import { reasonText } from '../../ui/src/model/reasons';
 import { parseRoute, routeHref, type Route } from '../../ui/src/model/route';
 import { SseParser } from '../../ui/src/model/sse-parser';
-import { waitingLines } from '../../ui/src/model/waiting-text';
+import { laterStepText, waitingLines } from '../../ui/src/model/waiting-text';
 import { NO_MATCH_REASONS } from '../../src/scheduler/model/no-match-reason';
 
 /** The web UI's pure logic (ui/src/model), run in Node: routes, the SSE parser, the texts it shows. */
@@ -86,6 +86,24 @@ t.test('waitingFor becomes sentences, most blocking first, rejections by count',
   }
   const [line] = waitingLines({ unplaced: 1, rejections: { UnfulfilledConstraint: 4 } });
   t.match(line?.reasons[0], { count: 4, text: /constraint/ });
+});
+
+t.test("an app whose deployment step is not the current one is told what the current step waits for", async (t) => {
+  // Found in a browser trial: /stack/api depends on /stack/db, which no agent can place; the api's
+  // page said only "deployment …, step 2 of 3".
+  const d: Deployment = {
+    id: 'd1', version: 'v', affectedApps: ['/stack/api', '/stack/db'], affectedPods: [], currentStep: 2, totalSteps: 3,
+    steps: [
+      { actions: [{ action: 'StartApplication', app: '/stack/api' }, { action: 'StartApplication', app: '/stack/db' }] },
+      { actions: [{ action: 'ScaleApplication', app: '/stack/db' }] },
+      { actions: [{ action: 'ScaleApplication', app: '/stack/api' }] },
+    ],
+    currentActions: [{ action: 'ScaleApplication', app: '/stack/db', waitingFor: { unplaced: 1, rejections: { InsufficientCpus: 6 } } }],
+  };
+  t.equal(laterStepText(d, '/stack/db'), undefined, 'the current step acts on /stack/db: its waitingFor says why');
+  t.equal(laterStepText(d, '/stack/api'), 'Its ScaleApplication is step 3 of 3: it waits for step 2 (ScaleApplication /stack/db) to finish.');
+  const done: Deployment = { ...d, steps: [d.steps[0], d.steps[2], d.steps[1]], currentStep: 3 };
+  t.equal(laterStepText(done, '/stack/api'), 'Its part of the deployment is done; step 3 of 3 (ScaleApplication /stack/db) is still running.');
 });
 
 t.test('every rejection reason the core records has an explanation', async (t) => {

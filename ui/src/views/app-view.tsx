@@ -4,7 +4,7 @@ import { usePoll } from '../api/use-poll';
 import type { App, Deployment, QueueEntry, Task } from '../api/wire';
 import { Badge, fmtTime, Loaded } from '../components/misc';
 import { QueueDetails } from '../components/queue-details';
-import { ActionWaiting, actionsOf } from '../components/waiting';
+import { ActionWaiting, actionsOf, LaterStep } from '../components/waiting';
 import { appStatus, healthSummary, noInstancesText, queueById } from '../model/app-status';
 import { groupByAgent } from '../model/per-agent';
 import { routeHref } from '../model/route';
@@ -67,6 +67,7 @@ function AppBody(props: { readonly app: App }) {
             <div key={d.id} class="card">
               <div class="muted">deployment <Link href={routeHref({ page: 'deployments' })}>{d.id}</Link>, step {d.currentStep} of {d.totalSteps}</div>
               {actionsOf(d, app.id).map((a) => <ActionWaiting key={a.action} action={a} />)}
+              <LaterStep deployment={d} runSpecId={app.id} />
             </div>
           ))}
         </>

@@ -5,7 +5,7 @@ import type { Deployment, PodInstanceStatus, PodStatus, QueueEntry } from '../ap
 import { ActionDialog } from '../components/action-dialog';
 import { Badge, fmtTime, Loaded } from '../components/misc';
 import { QueueDetails } from '../components/queue-details';
-import { ActionWaiting, actionsOf } from '../components/waiting';
+import { ActionWaiting, actionsOf, LaterStep } from '../components/waiting';
 import { podRunStatus, queueById } from '../model/app-status';
 import { groupByAgent } from '../model/per-agent';
 import { routeHref } from '../model/route';
@@ -59,6 +59,7 @@ function PodBody(props: { readonly pod: PodStatus }) {
             <div key={d.id} class="card">
               <div class="muted">deployment {d.id}, step {d.currentStep} of {d.totalSteps}</div>
               {actionsOf(d, pod.id).map((a) => <ActionWaiting key={a.action} action={a} />)}
+              <LaterStep deployment={d} runSpecId={pod.id} />
             </div>
           ))}
         </>
