@@ -8,6 +8,7 @@ import { appStatus, healthSummary, noInstancesText, podRunStatus } from '../../u
 import { clusterLabel, infoFailureText, isSimCluster, simPageState } from '../../ui/src/model/cluster';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
+import { backoffVerdict } from '../../ui/src/model/queue-text';
 import { reasonText } from '../../ui/src/model/reasons';
 import { parseRoute, routeHref, type Route } from '../../ui/src/model/route';
 import { SseParser } from '../../ui/src/model/sse-parser';
@@ -104,6 +105,15 @@ t.test("an app whose deployment step is not the current one is told what the cur
   t.equal(laterStepText(d, '/stack/api'), 'Its ScaleApplication is step 3 of 3: it waits for step 2 (ScaleApplication /stack/db) to finish.');
   const done: Deployment = { ...d, steps: [d.steps[0], d.steps[2], d.steps[1]], currentStep: 3 };
   t.equal(laterStepText(done, '/stack/api'), 'Its part of the deployment is done; step 3 of 3 (ScaleApplication /stack/db) is still running.');
+});
+
+t.test('a backed-off run spec gets a verdict on the queue page, not only a delay', async (t) => {
+  // Found in a browser trial: the queue entry of an app whose command exits 1 showed empty funnels
+  // and no verdict: "why is my app not starting?" had no answer in words on the queue page.
+  t.equal(backoffVerdict({ delay: { overdue: false, timeLeftSeconds: 34 } }, 'app'),
+    "Launches are backed off for 34 s more, after tasks that failed (the app's page shows the last task failure); resetting the delay (queue page) retries at the next offer.");
+  t.match(backoffVerdict({ delay: { overdue: false, timeLeftSeconds: 2 } }, 'pod'), /the pod's page/);
+  t.equal(backoffVerdict({ delay: { overdue: true, timeLeftSeconds: 0 } }, 'app'), undefined, 'not backed off: the funnels say why');
 });
 
 t.test('every rejection reason the core records has an explanation', async (t) => {
