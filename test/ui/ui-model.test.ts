@@ -5,7 +5,7 @@ import { startPollLoop, type PollEnv } from '../../ui/src/api/poll-loop';
 import type { App, Deployment, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
 import { appStatus, healthSummary, noInstancesText, podRunStatus } from '../../ui/src/model/app-status';
-import { clusterLabel, infoFailureText, isSimCluster, simPageState } from '../../ui/src/model/cluster';
+import { clusterLabel, clusterLine, infoFailureText, isSimCluster, simPageState } from '../../ui/src/model/cluster';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
 import { backoffVerdict } from '../../ui/src/model/queue-text';
@@ -313,6 +313,18 @@ t.test('the simulation page says it cannot tell when /v2/info is refused, rather
   t.equal(simPageState(info('sim://demo'), false), 'sim');
   t.equal(simPageState(info('sim://demo'), true), 'sim', 'a later failed read keeps the last answer');
   t.equal(simPageState(info('local://1 agent(s)'), false), 'not-sim');
+});
+
+t.test('the header says pacer is unreachable once a read of the shell gets no answer, even after /v2/info answered', async (t) => {
+  // Found in a browser trial: with pacer stopped under an open page, the header kept saying
+  // "local cluster · v1.11.26" (its /v2/info is read every 30 s), and the Create page showed nothing wrong.
+  const info: Info = { name: 'marathon', version: '1.11.26', leader: 'l', frameworkId: null, marathon_config: { master: 'local://1 agent(s)', mesos_role: '*' } };
+  t.equal(clusterLine(info, undefined, [undefined, undefined]), 'local cluster · v1.11.26');
+  t.equal(clusterLine(info, undefined, [0, undefined]), 'pacer unreachable', 'the deployments read got no answer');
+  t.equal(clusterLine(info, 0, [undefined, undefined]), 'pacer unreachable');
+  t.equal(clusterLine(info, undefined, [503, undefined]), 'local cluster · v1.11.26', 'an answer, even an error, is not unreachable');
+  t.equal(clusterLine(undefined, 403, [undefined, undefined]), 'cluster details not permitted');
+  t.equal(clusterLine(undefined, undefined, [undefined, undefined]), '', 'nothing yet');
 });
 
 t.test('the header names why /v2/info failed: only no answer is "unreachable"', async (t) => {

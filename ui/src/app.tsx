@@ -2,7 +2,7 @@ import type { ApiFailure } from './api/client';
 import { usePoll } from './api/use-poll';
 import type { Deployment, Info, QueueEntry } from './api/wire';
 import { Toasts } from './components/toasts';
-import { clusterLabel, infoFailureText, isSimCluster } from './model/cluster';
+import { clusterLine, isSimCluster } from './model/cluster';
 import { routeHref, type Route } from './model/route';
 import { Link, useRoute } from './router';
 import { AppView } from './views/app-view';
@@ -44,7 +44,7 @@ export function App() {
           ))}
         </nav>
         <div class="cluster muted" title={info.data?.marathon_config.master}>
-          {info.data === undefined ? (info.error !== undefined ? infoFailureText(info.error.status) : '') : `${clusterLabel(info.data)} · v${info.data.version}`}
+          {clusterLine(info.data, info.error?.status, [deployments.error?.status, queue.error?.status])}
         </div>
       </header>
       <main>

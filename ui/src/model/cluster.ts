@@ -41,3 +41,15 @@ export function infoFailureText(status: number): string {
   if (status === 403) return 'cluster details not permitted';
   return `pacer answered ${status}`;
 }
+
+/**
+ * The header's cluster line: `pacer unreachable` as soon as any of the shell's own reads (`/v2/info`,
+ * the deployments and queue behind the tab counts) got no answer, even with an earlier `/v2/info`
+ * answer in hand (pacer stopped or restarting under an open page, where the header kept saying
+ * `local cluster · v1.11.26`); else the cluster and version, else why `/v2/info` failed.
+ */
+export function clusterLine(info: Info | undefined, infoFailureStatus: number | undefined, otherFailureStatuses: readonly (number | undefined)[]): string {
+  if (infoFailureStatus === 0 || otherFailureStatuses.includes(0)) return infoFailureText(0);
+  if (info !== undefined) return `${clusterLabel(info)} · v${info.version}`;
+  return infoFailureStatus === undefined ? '' : infoFailureText(infoFailureStatus);
+}
