@@ -1,15 +1,18 @@
 import t from 'tap';
-import { failureOf } from '../../ui/src/api/client';
-import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
+import { ApiFailure, failureOf } from '../../ui/src/api/client';
+import { keptAfterFailure } from '../../ui/src/api/poll-failure';
+import { startPollLoop, type PollEnv } from '../../ui/src/api/poll-loop';
+import type { App, Deployment, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
-import { appStatus, healthSummary, noInstancesText } from '../../ui/src/model/app-status';
-import { clusterLabel, infoFailureText, isSimCluster } from '../../ui/src/model/cluster';
+import { appStatus, healthSummary, noInstancesText, podRunStatus } from '../../ui/src/model/app-status';
+import { clusterLabel, clusterLine, infoFailureText, isSimCluster, simPageState } from '../../ui/src/model/cluster';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
+import { backoffVerdict } from '../../ui/src/model/queue-text';
 import { reasonText } from '../../ui/src/model/reasons';
 import { parseRoute, routeHref, type Route } from '../../ui/src/model/route';
 import { SseParser } from '../../ui/src/model/sse-parser';
-import { waitingLines } from '../../ui/src/model/waiting-text';
+import { laterStepText, waitingLines } from '../../ui/src/model/waiting-text';
 import { NO_MATCH_REASONS } from '../../src/scheduler/model/no-match-reason';
 
 /** The web UI's pure logic (ui/src/model), run in Node: routes, the SSE parser, the texts it shows. */
@@ -86,6 +89,33 @@ t.test('waitingFor becomes sentences, most blocking first, rejections by count',
   t.match(line?.reasons[0], { count: 4, text: /constraint/ });
 });
 
+t.test("an app whose deployment step is not the current one is told what the current step waits for", async (t) => {
+  // Found in a browser trial: /stack/api depends on /stack/db, which no agent can place; the api's
+  // page said only "deployment …, step 2 of 3".
+  const d: Deployment = {
+    id: 'd1', version: 'v', affectedApps: ['/stack/api', '/stack/db'], affectedPods: [], currentStep: 2, totalSteps: 3,
+    steps: [
+      { actions: [{ action: 'StartApplication', app: '/stack/api' }, { action: 'StartApplication', app: '/stack/db' }] },
+      { actions: [{ action: 'ScaleApplication', app: '/stack/db' }] },
+      { actions: [{ action: 'ScaleApplication', app: '/stack/api' }] },
+    ],
+    currentActions: [{ action: 'ScaleApplication', app: '/stack/db', waitingFor: { unplaced: 1, rejections: { InsufficientCpus: 6 } } }],
+  };
+  t.equal(laterStepText(d, '/stack/db'), undefined, 'the current step acts on /stack/db: its waitingFor says why');
+  t.equal(laterStepText(d, '/stack/api'), 'Its ScaleApplication is step 3 of 3: it waits for step 2 (ScaleApplication /stack/db) to finish.');
+  const done: Deployment = { ...d, steps: [d.steps[0], d.steps[2], d.steps[1]], currentStep: 3 };
+  t.equal(laterStepText(done, '/stack/api'), 'Its part of the deployment is done; step 3 of 3 (ScaleApplication /stack/db) is still running.');
+});
+
+t.test('a backed-off run spec gets a verdict on the queue page, not only a delay', async (t) => {
+  // Found in a browser trial: the queue entry of an app whose command exits 1 showed empty funnels
+  // and no verdict: "why is my app not starting?" had no answer in words on the queue page.
+  t.equal(backoffVerdict({ delay: { overdue: false, timeLeftSeconds: 34 } }, 'app'),
+    "Launches are backed off for 34 s more, after tasks that failed (the app's page shows the last task failure); resetting the delay (queue page) retries at the next offer.");
+  t.match(backoffVerdict({ delay: { overdue: false, timeLeftSeconds: 2 } }, 'pod'), /the pod's page/);
+  t.equal(backoffVerdict({ delay: { overdue: true, timeLeftSeconds: 0 } }, 'app'), undefined, 'not backed off: the funnels say why');
+});
+
 t.test('every rejection reason the core records has an explanation', async (t) => {
   for (const reason of NO_MATCH_REASONS) t.not(reasonText(reason), reason, reason);
   t.equal(reasonText('SomethingNew'), 'SomethingNew', 'an unknown reason is shown as is');
@@ -114,6 +144,14 @@ t.test('an app status says what Marathon UI said', async (t) => {
   t.same(healthSummary(app({ tasksRunning: 4 })), { healthy: 0, unhealthy: 0, unknown: 0, checked: false });
 });
 
+t.test("a pod's status is Waiting while it is queued, on the list and on its page alike", async (t) => {
+  // Found in a browser trial: a pod asking for 100 cpus was "Waiting" on the list and "DEGRADED" on its own page.
+  const queued = { count: 1, delay: { overdue: true, timeLeftSeconds: 0 } } as unknown as QueueEntry;
+  t.equal(podRunStatus({ status: 'DEGRADED' }, queued), 'Waiting');
+  t.equal(podRunStatus({ status: 'STABLE' }, undefined), 'STABLE');
+  t.equal(podRunStatus({ status: 'DEGRADED' }, undefined), 'DEGRADED');
+});
+
 t.test('an app without instances is said to have none, not never to have launched any', async (t) => {
   const cases: [number, string][] = [
     [0, 'Suspended: 0 instances.'],
@@ -135,8 +173,93 @@ t.test('events are summarized by what they are about and filtered by type and te
 });
 
 t.test('instances are grouped per agent, agents in natural order', async (t) => {
-  const groups = groupByAgent([{ h: 'agent-10' }, { h: 'agent-2' }, { h: null }, { h: 'agent-2' }], (x) => x.h);
+  const groups = groupByAgent([{ h: 'agent-10' }, { h: 'agent-2' }, { h: null }, { h: 'agent-2' }], (x) => ({ id: x.h, hostname: x.h }));
   t.same(groups.map((g) => [g.agent, g.items.length]), [['(unplaced)', 1], ['agent-2', 2], ['agent-10', 1]]);
+  t.ok(groups.every((g) => g.agentId === undefined), 'an agent whose id is its hostname is named once');
+});
+
+t.test('agents sharing a hostname (--local_agents 2, both 127.0.0.1) are two groups, each naming its agent id', async (t) => {
+  // Found in a browser trial: an app spread over local-agent-1 and local-agent-2 by a GROUP_BY
+  // constraint showed as one agent "127.0.0.1 (4)", as the page grouped by hostname.
+  const tasks = [
+    { host: '127.0.0.1', slaveId: 'local-agent-2' }, { host: '127.0.0.1', slaveId: 'local-agent-1' },
+    { host: '127.0.0.1', slaveId: 'local-agent-2' }, { host: '127.0.0.1', slaveId: 'local-agent-10' },
+  ];
+  const groups = groupByAgent(tasks, (x) => ({ id: x.slaveId, hostname: x.host }));
+  t.same(groups.map((g) => [g.agent, g.agentId, g.items.length]), [
+    ['127.0.0.1', 'local-agent-1', 1], ['127.0.0.1', 'local-agent-2', 2], ['127.0.0.1', 'local-agent-10', 1],
+  ]);
+  t.equal(new Set(groups.map((g) => g.key)).size, 3, 'each group has its own key');
+  const podInstances = [{ agentHostname: 'h1' }, { agentId: 'a2' }, {}];
+  t.same(groupByAgent(podInstances, (i) => ({ id: (i as { agentId?: string }).agentId, hostname: (i as { agentHostname?: string }).agentHostname }))
+    .map((g) => [g.agent, g.agentId]), [['(unplaced)', undefined], ['a2', undefined], ['h1', undefined]], 'a missing id or hostname falls back to the other');
+});
+
+t.test('a failed read keeps the last answer, except a 404: what it showed is gone', async (t) => {
+  // Found in a browser trial: an app deleted through the API while its page was open stayed on the
+  // page as Running with its 2 instances and every action button, under "404 App '/victim' does not exist".
+  const last = { app: { id: '/victim' } };
+  const failure = (status: number): ApiFailure => new ApiFailure(status, 'x', undefined, 'GET /v2/apps/victim');
+  t.equal(keptAfterFailure(last, failure(0)), last, 'no answer (pacer restarting): kept');
+  t.equal(keptAfterFailure(last, failure(503)), last, '503: kept');
+  t.equal(keptAfterFailure(last, failure(403)), last, '403: kept');
+  t.equal(keptAfterFailure(last, failure(404)), undefined, '404: dropped');
+});
+
+t.test('a poll reads nothing while the page is hidden, and reads at once when it is shown again', async (t) => {
+  // Found in a browser trial with 800 apps: every open page, background tabs too, read
+  // /v2/apps?embed=… (590 KB) and the rest every 2 s for as long as the tab stayed open.
+  let hidden = false;
+  let tick: () => void = () => undefined;
+  let visibility: () => void = () => undefined;
+  let cleared = false;
+  let unsubscribed = false;
+  const env: PollEnv = {
+    setInterval: (fn) => { tick = fn; return 1; },
+    clearInterval: () => { cleared = true; },
+    hidden: () => hidden,
+    onVisibilityChange: (fn) => { visibility = fn; return () => { unsubscribed = true; }; },
+  };
+  let reads = 0;
+  const pending: (() => void)[] = [];
+  const read = (): Promise<void> => new Promise((resolve) => { reads++; pending.push(resolve); });
+  const settle = async (): Promise<void> => {
+    while (pending.length > 0) {
+      pending.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const loop = startPollLoop(read, 2000, env);
+  t.equal(reads, 1, 'reads at once');
+  await settle();
+  tick();
+  await settle();
+  t.equal(reads, 2, 'reads on the interval while visible');
+  hidden = true;
+  visibility();
+  tick();
+  tick();
+  await settle();
+  t.equal(reads, 2, 'reads nothing while hidden');
+  loop.run();
+  await settle();
+  t.equal(reads, 3, "an action's refresh reads even while hidden");
+  tick();
+  hidden = false;
+  visibility();
+  await settle();
+  t.equal(reads, 4, 'shown again after a missed interval: reads at once');
+  visibility();
+  await settle();
+  t.equal(reads, 4, 'a visibility change with nothing missed reads nothing');
+  loop.run();
+  loop.run();
+  await settle();
+  t.equal(reads, 6, 'a refresh asked during a read follows it, once');
+  loop.stop();
+  t.ok(cleared && unsubscribed, 'stop clears the interval and the visibility listener');
+  loop.run();
+  t.equal(reads, 6, 'nothing after stop');
 });
 
 t.test("API failures carry Marathon's message and details", async (t) => {
@@ -179,6 +302,29 @@ t.test("/v2/info's master names the cluster, and only the simulator's has the si
     t.equal(clusterLabel(info), label, master);
     t.equal(isSimCluster(info), sim, `${master}: ${sim ? '' : 'no '}simulation page`);
   }
+});
+
+t.test('the simulation page says it cannot tell when /v2/info is refused, rather than loading for ever', async (t) => {
+  // Found in a browser trial: a principal granted only /team-a (README, "Who may call") gets 403
+  // for /v2/info, and the simulation page opened by its URL said "Loading…" for ever.
+  const info = (master: string): Info => ({ name: 'marathon', version: '1.11.26', leader: 'l', frameworkId: null, marathon_config: { master, mesos_role: '*' } });
+  t.equal(simPageState(undefined, false), 'loading', 'no answer yet');
+  t.equal(simPageState(undefined, true), 'unknown', '/v2/info refused or unanswered before any answer');
+  t.equal(simPageState(info('sim://demo'), false), 'sim');
+  t.equal(simPageState(info('sim://demo'), true), 'sim', 'a later failed read keeps the last answer');
+  t.equal(simPageState(info('local://1 agent(s)'), false), 'not-sim');
+});
+
+t.test('the header says pacer is unreachable once a read of the shell gets no answer, even after /v2/info answered', async (t) => {
+  // Found in a browser trial: with pacer stopped under an open page, the header kept saying
+  // "local cluster · v1.11.26" (its /v2/info is read every 30 s), and the Create page showed nothing wrong.
+  const info: Info = { name: 'marathon', version: '1.11.26', leader: 'l', frameworkId: null, marathon_config: { master: 'local://1 agent(s)', mesos_role: '*' } };
+  t.equal(clusterLine(info, undefined, [undefined, undefined]), 'local cluster · v1.11.26');
+  t.equal(clusterLine(info, undefined, [0, undefined]), 'pacer unreachable', 'the deployments read got no answer');
+  t.equal(clusterLine(info, 0, [undefined, undefined]), 'pacer unreachable');
+  t.equal(clusterLine(info, undefined, [503, undefined]), 'local cluster · v1.11.26', 'an answer, even an error, is not unreachable');
+  t.equal(clusterLine(undefined, 403, [undefined, undefined]), 'cluster details not permitted');
+  t.equal(clusterLine(undefined, undefined, [undefined, undefined]), '', 'nothing yet');
 });
 
 t.test('the header names why /v2/info failed: only no answer is "unreachable"', async (t) => {

@@ -1,7 +1,8 @@
+import type { ApiFailure } from './api/client';
 import { usePoll } from './api/use-poll';
 import type { Deployment, Info, QueueEntry } from './api/wire';
 import { Toasts } from './components/toasts';
-import { clusterLabel, infoFailureText, isSimCluster } from './model/cluster';
+import { clusterLine, isSimCluster } from './model/cluster';
 import { routeHref, type Route } from './model/route';
 import { Link, useRoute } from './router';
 import { AppView } from './views/app-view';
@@ -43,11 +44,11 @@ export function App() {
           ))}
         </nav>
         <div class="cluster muted" title={info.data?.marathon_config.master}>
-          {info.data === undefined ? (info.error !== undefined ? infoFailureText(info.error.status) : '') : `${clusterLabel(info.data)} · v${info.data.version}`}
+          {clusterLine(info.data, info.error?.status, [deployments.error?.status, queue.error?.status])}
         </div>
       </header>
       <main>
-        <Page route={route} info={info.data} />
+        <Page route={route} info={info.data} infoError={info.error} />
       </main>
       <Toasts />
     </>
@@ -55,7 +56,7 @@ export function App() {
 }
 
 /** The page of `route`; `info` is `/v2/info`'s answer (undefined until the first one). */
-function Page(props: { readonly route: Route; readonly info: Info | undefined }) {
+function Page(props: { readonly route: Route; readonly info: Info | undefined; readonly infoError: ApiFailure | undefined }) {
   const { route } = props;
   switch (route.page) {
     case 'apps':
@@ -73,7 +74,7 @@ function Page(props: { readonly route: Route; readonly info: Info | undefined })
     case 'events':
       return <EventsView />;
     case 'simulation':
-      return <SimulationView info={props.info} />;
+      return <SimulationView info={props.info} infoError={props.infoError} />;
     case 'create':
       return <CreateView />;
     case 'unknown':

@@ -1,10 +1,23 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure, getJson } from './client';
+import { keptAfterFailure } from './poll-failure';
+import { startPollLoop, type PollEnv } from './poll-loop';
 
 /** How often the pages re-read the API (the API is the UI's only source; the event tail is separate). */
 export const POLL_MS = 2000;
 
 const refreshers = new Set<() => void>();
+
+/** The browser's timers and page visibility. */
+const PAGE_ENV: PollEnv = {
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clearInterval: (timer) => clearInterval(timer as ReturnType<typeof setInterval>),
+  hidden: () => document.visibilityState === 'hidden',
+  onVisibilityChange: (fn) => {
+    document.addEventListener('visibilitychange', fn);
+    return () => document.removeEventListener('visibilitychange', fn);
+  },
+};
 
 /** Re-reads every polled resource at once (after an action, so that its effect shows without waiting). */
 export function refreshAll(): void {
@@ -26,10 +39,11 @@ interface PollState<T> {
 }
 
 /**
- * GETs `path` now, every `intervalMs` and on {@link refreshAll}, while the component is mounted;
+ * GETs `path` now, every `intervalMs` while the page is visible (a hidden tab reads nothing until
+ * shown again, {@link startPollLoop}) and on {@link refreshAll}, while the component is mounted;
  * `path` undefined reads nothing. Requests never overlap (a reload asked for meanwhile runs when
  * the current one ends). A failure keeps the last good answer and reports the error, so a page
- * stays readable while pacer is briefly unreachable.
+ * stays readable while pacer is briefly unreachable; a 404 drops it ({@link keptAfterFailure}).
  */
 export function usePoll<T>(path: string | undefined, intervalMs: number = POLL_MS): Polled<T> {
   const [state, setState] = useState<PollState<T>>({ path, data: undefined, error: undefined });
@@ -37,38 +51,21 @@ export function usePoll<T>(path: string | undefined, intervalMs: number = POLL_M
   useEffect(() => {
     if (path === undefined) return undefined;
     const abort = new AbortController();
-    let running = false;
-    let again = false;
-    const run = (): void => {
-      if (abort.signal.aborted) return;
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      getJson<T>(path, abort.signal).then(
-        (data) => setState({ path, data, error: undefined }),
-        (err: unknown) => {
-          if (abort.signal.aborted) return;
-          const failure = err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, `GET ${path}`);
-          setState((s) => ({ path, data: s.path === path ? s.data : undefined, error: failure }));
-        },
-      ).finally(() => {
-        running = false;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-    };
-    runRef.current = run;
-    run();
-    refreshers.add(run);
-    const timer = setInterval(run, intervalMs);
+    const read = (): Promise<void> => getJson<T>(path, abort.signal).then(
+      (data) => setState({ path, data, error: undefined }),
+      (err: unknown) => {
+        if (abort.signal.aborted) return;
+        const failure = err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, `GET ${path}`);
+        setState((s) => ({ path, data: s.path === path ? keptAfterFailure(s.data, failure) : undefined, error: failure }));
+      },
+    );
+    const loop = startPollLoop(read, intervalMs, PAGE_ENV);
+    runRef.current = loop.run;
+    refreshers.add(loop.run);
     return () => {
       abort.abort();
-      refreshers.delete(run);
-      clearInterval(timer);
+      refreshers.delete(loop.run);
+      loop.stop();
     };
   }, [path, intervalMs]);
   const reload = useCallback(() => runRef.current(), []);

@@ -72,7 +72,14 @@ export function ActionDialog(props: ActionDialogProps) {
   const locked = error?.status === 409 && props.forceable === true;
   return (
     <Modal title={props.title} onClose={props.onClose}>
-      <div class="modal-body">{props.children}</div>
+      {/* Enter in a one-line field (the scale's count) confirms, as in a form; not in the JSON editor or on a radio. */}
+      <div class="modal-body" onKeyDown={(e) => {
+        const field = e.target;
+        if (e.key === 'Enter' && field instanceof HTMLInputElement && (field.type === 'number' || field.type === 'text') && !busy && props.ready !== false) {
+          e.preventDefault();
+          void go(false);
+        }
+      }}>{props.children}</div>
       {error !== undefined && <ErrorBox error={error} />}
       <div class="modal-actions">
         <button type="button" onClick={props.onClose} disabled={busy}>Cancel</button>

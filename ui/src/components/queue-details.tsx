@@ -1,4 +1,5 @@
 import type { QueueEntry, RejectStep } from '../api/wire';
+import { backoffVerdict } from '../model/queue-text';
 import { reasonText } from '../model/reasons';
 import { fmtTime } from './misc';
 
@@ -11,9 +12,11 @@ import { fmtTime } from './misc';
 export function QueueDetails(props: { readonly entry: QueueEntry }) {
   const { entry } = props;
   const s = entry.processedOffersSummary;
+  const backoff = backoffVerdict(entry, entry.pod !== undefined ? 'pod' : 'app');
   return (
     <div class="queue-entry" data-testid="queue-entry">
       <Verdict steps={s.rejectSummaryLastOffers} />
+      {backoff !== undefined && <p class="verdict" data-testid="queue-backoff">{backoff}</p>}
       <dl class="facts">
         <dt>Waiting to launch</dt><dd>{entry.count}</dd>
         <dt>Delay</dt><dd>{entry.delay.overdue ? 'none: waiting for offers' : `backed off, ${entry.delay.timeLeftSeconds}s left`}</dd>
@@ -32,7 +35,7 @@ export function QueueDetails(props: { readonly entry: QueueEntry }) {
           <tbody>
             {entry.lastUnusedOffers.map((o) => (
               <tr key={o.offer.id}>
-                <td>{o.offer.hostname}</td>
+                <td>{o.offer.hostname}{o.offer.agentId !== o.offer.hostname && <span class="muted"> {o.offer.agentId}</span>}</td>
                 <td><code>{o.offer.id}</code></td>
                 <td>{o.reason.map((r) => <span key={r} title={reasonText(r)}><strong>{r}</strong>: {reasonText(r)} </span>)}</td>
                 <td>{fmtTime(o.timestamp)}</td>

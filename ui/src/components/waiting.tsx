@@ -1,6 +1,6 @@
 import type { Deployment, DeploymentAction } from '../api/wire';
 import { routeHref } from '../model/route';
-import { waitingLines } from '../model/waiting-text';
+import { laterStepText, waitingLines } from '../model/waiting-text';
 import { Link } from '../router';
 
 /** A current action of a deployment and what it waits for (pacer's `waitingFor`), in words. */
@@ -37,4 +37,19 @@ export function ActionWaiting(props: { readonly action: DeploymentAction }) {
 /** The current actions of `deployment` that concern `runSpecId` (all of them when undefined). */
 export function actionsOf(deployment: Deployment, runSpecId?: string): DeploymentAction[] {
   return deployment.currentActions.filter((a) => runSpecId === undefined || a.app === runSpecId || a.pod === runSpecId);
+}
+
+/**
+ * On an app's or pod's page, when the deployment's current step does not act on it: where its own
+ * action stands, then what the current step waits for (the reason nothing happens to it yet).
+ */
+export function LaterStep(props: { readonly deployment: Deployment; readonly runSpecId: string }) {
+  const text = laterStepText(props.deployment, props.runSpecId);
+  if (text === undefined) return null;
+  return (
+    <div data-testid="later-step">
+      <p>{text}</p>
+      {props.deployment.currentActions.map((a) => <ActionWaiting key={`${a.action}${a.app ?? a.pod}`} action={a} />)}
+    </div>
+  );
 }

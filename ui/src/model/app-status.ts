@@ -1,4 +1,4 @@
-import type { App, QueueEntry } from '../api/wire';
+import type { App, PodStatus, QueueEntry } from '../api/wire';
 
 /** What the apps list says of a run spec at a glance (the statuses Marathon's UI showed). */
 export type RunStatus = 'Running' | 'Deploying' | 'Suspended' | 'Waiting' | 'Delayed';
@@ -14,6 +14,14 @@ export function appStatus(app: App, queued: QueueEntry | undefined): RunStatus {
   if (app.deployments.length > 0) return 'Deploying';
   if (app.instances === 0 && app.tasksRunning + app.tasksStaged === 0) return 'Suspended';
   return 'Running';
+}
+
+/**
+ * A pod's status, the same on the list and on its page: `Waiting` while it has a `/v2/queue` entry
+ * (`queued`: instances wait for a fitting offer), else its own (`STABLE`, `DEGRADED`, …).
+ */
+export function podRunStatus(pod: Pick<PodStatus, 'status'>, queued: QueueEntry | undefined): string {
+  return queued !== undefined ? 'Waiting' : pod.status;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { WaitingFor } from '../api/wire';
+import type { Deployment, DeploymentAction, WaitingFor } from '../api/wire';
 import { reasonText } from './reasons';
 
 /** One thing a deployment action still waits for; `reasons` lists offer rejections (most first). */
@@ -34,4 +34,24 @@ export function waitingLines(w: WaitingFor | undefined): WaitingLine[] {
 /** `1 instance`, `3 instances`. */
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Where a run spec's own action stands in a deployment that holds it, when the current step does
+ * not act on it: its action is in a later step (a group's dependencies order the steps) or was in
+ * an earlier one. Undefined while the current step acts on it (its `waitingFor` then says why).
+ * Found in a browser trial: the page of an app whose dependency could not be placed said only
+ * "deployment …, step 2 of 3", nothing of why nothing happened.
+ */
+export function laterStepText(d: Deployment, runSpecId: string): string | undefined {
+  const concerns = (a: DeploymentAction): boolean => a.app === runSpecId || a.pod === runSpecId;
+  if (d.currentActions.some(concerns)) return undefined;
+  const current = d.currentActions.map((a) => `${a.action} ${a.app ?? a.pod ?? ''}`.trim()).join(', ');
+  const steps = d.steps.map((s, i) => ({ n: i + 1, mine: s.actions.filter(concerns) })).filter((s) => s.mine.length > 0);
+  const later = steps.find((s) => s.n > d.currentStep);
+  if (later !== undefined) {
+    const what = later.mine.map((a) => a.action).join(', ');
+    return `Its ${what} is step ${later.n} of ${d.totalSteps}: it waits for step ${d.currentStep} (${current}) to finish.`;
+  }
+  return `Its part of the deployment is done; step ${d.currentStep} of ${d.totalSteps} (${current}) is still running.`;
 }

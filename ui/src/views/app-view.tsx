@@ -4,7 +4,7 @@ import { usePoll } from '../api/use-poll';
 import type { App, Deployment, QueueEntry, Task } from '../api/wire';
 import { Badge, fmtTime, Loaded } from '../components/misc';
 import { QueueDetails } from '../components/queue-details';
-import { ActionWaiting, actionsOf } from '../components/waiting';
+import { ActionWaiting, actionsOf, LaterStep } from '../components/waiting';
 import { appStatus, healthSummary, noInstancesText, queueById } from '../model/app-status';
 import { groupByAgent } from '../model/per-agent';
 import { routeHref } from '../model/route';
@@ -67,6 +67,7 @@ function AppBody(props: { readonly app: App }) {
             <div key={d.id} class="card">
               <div class="muted">deployment <Link href={routeHref({ page: 'deployments' })}>{d.id}</Link>, step {d.currentStep} of {d.totalSteps}</div>
               {actionsOf(d, app.id).map((a) => <ActionWaiting key={a.action} action={a} />)}
+              <LaterStep deployment={d} runSpecId={app.id} />
             </div>
           ))}
         </>
@@ -93,9 +94,9 @@ function TasksPerAgent(props: { readonly tasks: readonly Task[]; readonly wanted
   if (props.tasks.length === 0) return <p class="muted" data-testid="no-instances">{noInstancesText(props.wanted)}</p>;
   return (
     <div class="agents">
-      {groupByAgent(props.tasks, (t) => t.host).map((g) => (
-        <div key={g.agent} class="agent-group">
-          <h3>{g.agent}{g.items[0]?.zone !== undefined ? <span class="muted"> zone {g.items[0].zone}</span> : null} <span class="muted">({g.items.length})</span></h3>
+      {groupByAgent(props.tasks, (t) => ({ id: t.slaveId, hostname: t.host })).map((g) => (
+        <div key={g.key} class="agent-group" data-agent={g.key}>
+          <h3>{g.agent}{g.agentId !== undefined ? <span class="muted"> {g.agentId}</span> : null}{g.items[0]?.zone !== undefined ? <span class="muted"> zone {g.items[0].zone}</span> : null} <span class="muted">({g.items.length})</span></h3>
           <table class="list compact">
             <thead><tr><th>Task</th><th>State</th><th>Health</th><th>Version</th><th>Ports</th><th>Started</th><th /></tr></thead>
             <tbody>

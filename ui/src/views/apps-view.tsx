@@ -3,7 +3,7 @@ import { usePoll } from '../api/use-poll';
 import type { App, PodStatus, QueueEntry } from '../api/wire';
 import { Badge, fmtTime } from '../components/misc';
 import { ErrorBox } from '../components/error-box';
-import { appStatus, healthSummary, queueById, type HealthSummary } from '../model/app-status';
+import { appStatus, healthSummary, podRunStatus, queueById, type HealthSummary } from '../model/app-status';
 import { routeHref } from '../model/route';
 import { Link } from '../router';
 
@@ -53,7 +53,7 @@ export function AppsView() {
                 <tr key={p.id} data-id={p.id}>
                   <td><Link href={routeHref({ page: 'pod', id: p.id })}>{p.id}</Link></td>
                   <td>pod</td>
-                  <td><Badge text={queued.has(p.id) ? 'Waiting' : p.status} /></td>
+                  <td><Badge text={podRunStatus(p, queued.get(p.id))} /></td>
                   <td>{running} / {target}</td>
                   <td>—</td>
                   <td>{sum(p.spec.containers.map((c) => c.resources.cpus))}</td>

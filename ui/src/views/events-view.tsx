@@ -42,7 +42,15 @@ export function EventsView() {
         <tbody>
           {shown.map(({ seq, event }) => (
             <Fragment key={seq}>
-              <tr class="event-row" data-type={event.eventType} onClick={() => setOpen(open === seq ? undefined : seq)}>
+              <tr
+                class="event-row" data-type={event.eventType} tabIndex={0} aria-expanded={open === seq}
+                onClick={() => setOpen(open === seq ? undefined : seq)}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter' && e.key !== ' ') return;
+                  e.preventDefault();
+                  setOpen(open === seq ? undefined : seq);
+                }}
+              >
                 <td>{fmtTime(event.timestamp)}</td>
                 <td><Badge text={event.eventType} kind="event" /></td>
                 <td class="summary">{eventSummary(event)}</td>

@@ -5,8 +5,8 @@ import type { Deployment, PodInstanceStatus, PodStatus, QueueEntry } from '../ap
 import { ActionDialog } from '../components/action-dialog';
 import { Badge, fmtTime, Loaded } from '../components/misc';
 import { QueueDetails } from '../components/queue-details';
-import { ActionWaiting, actionsOf } from '../components/waiting';
-import { queueById } from '../model/app-status';
+import { ActionWaiting, actionsOf, LaterStep } from '../components/waiting';
+import { podRunStatus, queueById } from '../model/app-status';
 import { groupByAgent } from '../model/per-agent';
 import { routeHref } from '../model/route';
 import { Link, navigate } from '../router';
@@ -39,7 +39,7 @@ function PodBody(props: { readonly pod: PodStatus }) {
     <>
       <div class="page-head">
         <h1>{pod.id}</h1>
-        <Badge text={pod.status} />
+        <Badge text={podRunStatus(pod, queued)} />
         <div class="actions">
           <button type="button" onClick={() => setDialog({ kind: 'scale' })}>Scale…</button>
           <button type="button" class="danger" onClick={() => setDialog({ kind: 'delete' })}>Delete…</button>
@@ -59,15 +59,16 @@ function PodBody(props: { readonly pod: PodStatus }) {
             <div key={d.id} class="card">
               <div class="muted">deployment {d.id}, step {d.currentStep} of {d.totalSteps}</div>
               {actionsOf(d, pod.id).map((a) => <ActionWaiting key={a.action} action={a} />)}
+              <LaterStep deployment={d} runSpecId={pod.id} />
             </div>
           ))}
         </>
       )}
       {queued !== undefined && (<><h2>Launch queue: why it is not starting</h2><QueueDetails entry={queued} /></>)}
       <h2>Instances per agent</h2>
-      {pod.instances.length === 0 ? <p class="muted">No instance.</p> : groupByAgent(pod.instances, (i) => i.agentHostname).map((g) => (
-        <div key={g.agent} class="agent-group">
-          <h3>{g.agent} <span class="muted">({g.items.length})</span></h3>
+      {pod.instances.length === 0 ? <p class="muted">No instance.</p> : groupByAgent(pod.instances, (i) => ({ id: i.agentId, hostname: i.agentHostname })).map((g) => (
+        <div key={g.key} class="agent-group" data-agent={g.key}>
+          <h3>{g.agent}{g.agentId !== undefined ? <span class="muted"> {g.agentId}</span> : null} <span class="muted">({g.items.length})</span></h3>
           <table class="list compact">
             <thead><tr><th>Instance</th><th>Status</th><th>Containers</th><th>Since</th><th /></tr></thead>
             <tbody>

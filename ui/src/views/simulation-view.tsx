@@ -1,7 +1,9 @@
 import { usePoll } from '../api/use-poll';
 import type { Info, SimView } from '../api/wire';
 import { Badge, fmtDuration, fmtTime, Loaded, Meter } from '../components/misc';
-import { clusterLabel, isSimCluster } from '../model/cluster';
+import type { ApiFailure } from '../api/client';
+import { ErrorBox } from '../components/error-box';
+import { clusterLabel, infoFailureText, simPageState } from '../model/cluster';
 
 /** The path of pacer's simulation endpoint (src/api/ui/sim-routes.ts). */
 export const SIM_PATH = '/pacer/v1/sim';
@@ -11,16 +13,26 @@ export const SIM_PATH = '/pacer/v1/sim';
  * (`/v2/info`, undefined until it answers) says whether the cluster is the simulator: only then is
  * `/pacer/v1/sim` read (elsewhere it is an unknown route), else the page says what it is for.
  */
-export function SimulationView(props: { readonly info: Info | undefined }) {
-  const { info } = props;
-  const onSim = info !== undefined && isSimCluster(info);
-  const sim = usePoll<SimView>(onSim ? SIM_PATH : undefined, 1000);
+export function SimulationView(props: { readonly info: Info | undefined; readonly infoError: ApiFailure | undefined }) {
+  const { info, infoError } = props;
+  const state = simPageState(info, infoError !== undefined);
+  const sim = usePoll<SimView>(state === 'sim' ? SIM_PATH : undefined, 1000);
   return (
     <section>
       <div class="page-head"><h1>Simulation</h1></div>
-      {info !== undefined && !onSim
-        ? <p class="muted" data-testid="not-sim">The simulation page is for pacer started with <code>--cluster sim</code> (this one: {clusterLabel(info)}).</p>
-        : <Loaded polled={sim} render={(s) => <SimBody sim={s} />} />}
+      {state === 'not-sim' && info !== undefined && (
+        <p class="muted" data-testid="not-sim">The simulation page is for pacer started with <code>--cluster sim</code> (this one: {clusterLabel(info)}).</p>
+      )}
+      {state === 'unknown' && infoError !== undefined && (
+        <>
+          <p class="muted" data-testid="sim-unknown">
+            The simulation page is for pacer started with <code>--cluster sim</code>; which cluster this is cannot be told
+            ({infoFailureText(infoError.status)}): <code>/v2/info</code> did not answer it.
+          </p>
+          <ErrorBox error={infoError} />
+        </>
+      )}
+      {(state === 'sim' || state === 'loading') && <Loaded polled={sim} render={(s) => <SimBody sim={s} />} />}
     </section>
   );
 }
