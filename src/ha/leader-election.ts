@@ -48,6 +48,8 @@ export interface ElectionSource {
   close(): void;
   /** Checks now, not only on a timer, that ZooKeeper answered recently enough to lead (absent: nothing to check). */
   checkLeaseNow?(): void;
+  /** Reads the election again now; resolves once read (absent: nothing to read). */
+  refresh?(): Promise<void>;
 }
 
 export interface LeaderElectionOptions {
@@ -124,6 +126,8 @@ export class LeaderElection implements ElectionSource {
   private rejoinTimer: NodeJS.Timeout | undefined;
   private evaluating = false;
   private again = false;
+  /** {@link refresh} calls waiting for the evaluation under way (and the pass it asked for) to end. */
+  private refreshed: (() => void)[] = [];
   private closed = false;
   private state: ElectionState = { elected: false, leader: undefined };
   private readonly listeners: ((state: ElectionState) => void)[] = [];
@@ -179,6 +183,18 @@ export class LeaderElection implements ElectionSource {
       return;
     }
     await this.evaluate();
+  }
+
+  /**
+   * Reads the members again now, as their watch would, and resolves once that read is done (at
+   * once without a session). For a peer whose view of the election disagrees with this one's: its
+   * watch may simply not have fired here yet (src/ha/leader-proxy.ts).
+   */
+  refresh(): Promise<void> {
+    if (this.session === undefined || this.closed) return Promise.resolve();
+    if (!this.evaluating) return this.evaluate();
+    this.again = true;
+    return new Promise((resolve) => this.refreshed.push(resolve));
   }
 
   /** Leaves the election (the session ends, its znode goes with it); `elected` is false from now on. */
@@ -298,6 +314,9 @@ export class LeaderElection implements ElectionSource {
       } while (this.again && !this.closed);
     } finally {
       this.evaluating = false;
+      const refreshed = this.refreshed;
+      this.refreshed = [];
+      for (const done of refreshed) done();
     }
   }
 

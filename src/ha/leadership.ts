@@ -41,6 +41,11 @@ export interface LeadershipView {
   leader(): string | undefined;
   /** Resolves at the next change of leadership, or after `timeoutMs`. */
   nextChange(timeoutMs: number): Promise<void>;
+  /**
+   * Reads the election from ZooKeeper again, not waiting for a watch; resolves once read, its
+   * change (if any) followed. Absent: a view that cannot be read again (a test's).
+   */
+  refresh?(): Promise<void>;
 }
 
 /** What happens around a term (one stretch of leadership). */
@@ -144,6 +149,10 @@ export class Leadership implements LeadershipView {
       }
       this.waiters.push(done);
     });
+  }
+
+  refresh(): Promise<void> {
+    return this.election.refresh?.() ?? Promise.resolve();
   }
 
   /** DELETE /v2/leader: stop scheduling now, then let the next contender lead. */

@@ -179,7 +179,9 @@ async function zkDuties(config: PacerConfig, hooks: RuntimeHooks, parts: ZkDutie
     sessionTimeoutMs: config.zkSessionTimeoutMs, timeoutMs: config.zkTimeoutMs, log: parts.log,
     ...(fence === undefined ? {} : { fence }),
     onFatal: (error) => {
-      parts.log(error.message);
+      // Why this pacer gives its term up (a write ZooKeeper did not answer within --zk_timeout,
+      // the store's session expired, its fence gone): at warn, beside `not the leader any more`.
+      parts.log(error.message, 'warn');
       if (holder.store !== undefined) parts.abdicate(holder.store);
     },
   });

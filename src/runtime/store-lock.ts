@@ -15,8 +15,8 @@ const STORE: LockGuards = { what: 'this store', flag: '--store' };
  * on the same store (and so the same sandboxes and host ports) is refused with the owner's pid,
  * since two schedulers would fight over the same processes (Marathon ran one leader).
  *
- * A lock left by a process that no longer exists (after `kill -9`) is taken over, and so is one
- * whose pid is in use by another process now: the start time differs (a pid reused after a
+ * A lock left by a process that no longer exists (after `kill -9`), or that has exited and waits
+ * to be reaped (a zombie), is taken over, and so is one whose pid is in use by another process now: the start time differs (a pid reused after a
  * restart, above all pacer as PID 1 of a container, which every restart is again). A lock of an
  * older pacer holds no start time: it is taken over when it names this process's own pid or a
  * live process that is not Node.js.
@@ -157,7 +157,7 @@ function ownerOf(path: string): LockOwner | undefined | 'gone' {
 
 /** Whether the process the lock names still holds it (see {@link StoreLock}). */
 function holds(owner: LockOwner): boolean {
-  if (!alive(owner.pid)) return false;
+  if (!alive(owner.pid) || exited(owner.pid)) return false;
   const now = startOf(owner.pid);
   if (owner.start !== undefined && now !== undefined) return owner.start === now;
   if (owner.start === undefined && now !== undefined) return owner.pid !== process.pid && isNode(owner.pid);
@@ -175,6 +175,23 @@ function startOf(pid: number): string | undefined {
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether process `pid` has exited and only waits to be reaped (`/proc/<pid>/stat` state `Z`, a
+ * zombie, or `X`): it answers signal 0 and keeps its start time, but holds nothing. A pacer killed
+ * with `kill -9` stays so until its parent reaps it, which an init or supervisor that is slow to,
+ * or never does, makes last (1.5 s under this VM's init): a restart meanwhile was refused as if the
+ * dead pacer still used the store. False where there is no such file.
+ */
+function exited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 

@@ -62,6 +62,8 @@ interface Pacer {
   readonly running: RunningHaPacer;
   readonly proxy: TcpProxy;
   readonly lines: string[];
+  /** The lines said at `warn`: what `--log_level warn` shows. */
+  readonly warned: string[];
   readonly url: string;
 }
 
@@ -76,9 +78,14 @@ async function mesosPacer(t: Test, root: string, master: FakeMaster, zkTimeoutMs
   ], {}, dir);
   if (parsed === 'help' || 'error' in parsed) throw new Error(`bad config: ${JSON.stringify(parsed)}`);
   const lines: string[] = [];
-  const running = await startHa(parsed, { electionLog: (line) => void lines.push(line), rejoinDelayMs: 200, onFatal: (error) => t.fail(`fatal: ${error.message}`) });
+  const warned: string[] = [];
+  const electionLog = (line: string, level: 'info' | 'warn' = 'info'): void => {
+    lines.push(line);
+    if (level === 'warn') warned.push(line);
+  };
+  const running = await startHa(parsed, { electionLog, rejoinDelayMs: 200, onFatal: (error) => t.fail(`fatal: ${error.message}`) });
   t.teardown(() => running.close());
-  return { running, proxy, lines, url: `http://${running.address}` };
+  return { running, proxy, lines, warned, url: `http://${running.address}` };
 }
 
 const cases = [
@@ -129,6 +136,9 @@ for (const c of cases) {
       t.comment(`the leader's lines:\n${first.lines.join('\n')}`);
       throw e;
     });
+    // Found in an operator's trial (2026-12-03): the store's failure, the reason the leader gave its
+    // term up, was said at info, so `--log_level warn` showed `not the leader any more` and no why.
+    t.ok(first.warned.some((l) => c.why.test(l)), 'why it stopped is said at warn');
     t.equal(first.running.leadership.serving(), false, 'the old leader does not schedule');
 
     await waitFor(() => second.running.leadership.serving(), 'the standby to lead');

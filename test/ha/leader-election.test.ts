@@ -92,6 +92,25 @@ t.test('a single contender that abdicates is elected again', { skip }, async (t)
   t.same(led, [true, false, true], 'led, stopped, led again');
 });
 
+t.test('refresh() reads the election again: once it resolves, the view holds what ZooKeeper held when it was called', { skip }, async (t) => {
+  // For the leader proxy (src/ha/leader-proxy.ts): a request from the pacer this one takes for the
+  // leader shows the views disagree, and this one reads again rather than wait for its watch.
+  const admin = await adminSession(t);
+  const root = await scratchPath(t, admin);
+  const a = await contender(t, root, 'a:1');
+  const b = await contender(t, root, 'b:1');
+  await agreedLeader([a, b], 'a leads');
+  const [first] = (await admin.getChildren(`${root}/leader`)).sort();
+  await admin.delete(`${root}/leader/${first ?? ''}`); // a's znode, removed by hand
+  await within(b.election.refresh(), 'the read');
+  t.equal(b.election.current.elected, true, 'b leads as soon as its read is done, watch or not');
+  t.equal(b.election.current.leader, 'b:1');
+  await within(Promise.all([b.election.refresh(), b.election.refresh()]), 'two reads at once');
+  t.equal(b.election.current.elected, true, 'still b');
+  b.election.close();
+  await within(b.election.refresh(), 'a read of a closed election (nothing to read)');
+});
+
 for (const fault of ['cut', 'freeze'] as const) {
   t.test(`a leader whose ZooKeeper connection is ${fault === 'cut' ? 'cut' : 'silent'} stops leading before another is elected`, { skip }, async (t) => {
     const admin = await adminSession(t);

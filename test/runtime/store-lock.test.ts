@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import { waitFor } from '../harness/wait';
 import { StoreLock } from '../../src/runtime/store-lock';
 
 /** The pid of a process that has exited. */
@@ -58,6 +59,42 @@ t.test('the store lock: one holder; a lock of a process that is gone, of none, o
     t.notOk(existsSync(path), `${c.name}: released`);
   }
   t.same(readdirSync(dir), [], 'no file of the taking left behind');
+});
+
+/** `/proc/<pid>/stat`'s state letter of process `pid` (`Z`: exited, not reaped yet), undefined once it is gone. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+// Found by an operator's trial (2026-12-03): `kill -9` of a pacer whose parent (here the VM's
+// init) reaps it only after ~1.5 s, then a restart at once: `another pacer (pid N) is using this
+// store`, N being the dead pacer, a zombie, which answers signal 0 and keeps its start time.
+t.test('a lock of a pacer that was killed and waits to be reaped (a zombie) is taken over', { skip: onLinux ? false : 'needs /proc' }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-lock-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // A Node.js process standing in for pacer, whose parent never reaps it: the shell that started
+  // it in the background became `sleep` (exec), which waits for no child.
+  const parent = spawn('sh', ['-c', `"${process.execPath}" -e 'setTimeout(() => {}, 600000)' & echo $!; exec sleep 600`], { stdio: ['ignore', 'pipe', 'ignore'] });
+  t.teardown(() => void parent.kill('SIGKILL'));
+  let out = '';
+  parent.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+  const pid = await waitFor(() => /^\d+\n/.test(out) && Number(out.trim()), 'the stand-in pacer\'s pid');
+  t.teardown(() => { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } });
+  await waitFor(() => StoreLock.textOf(pid).includes(' '), 'the stand-in pacer\'s start time');
+  const path = join(dir, 'pacer.db.lock');
+  writeFileSync(path, StoreLock.textOf(pid));
+  t.equal(StoreLock.liveHolder(path), pid, 'held while the stand-in runs');
+  process.kill(pid, 'SIGKILL');
+  await waitFor(() => stateOf(pid) === 'Z', 'the killed stand-in to be a zombie');
+  t.equal(StoreLock.liveHolder(path), undefined, 'a zombie holds no lock');
+  const lock = StoreLock.acquire(path);
+  t.equal(readFileSync(path, 'utf8'), StoreLock.textOf(process.pid), 'taken over: the lock names this process');
+  lock.release();
 });
 
 t.test('a lock that cannot be written (a full disk) is refused naming the lock, and leaves no file behind', { skip: existsSync('/dev/full') ? false : 'no /dev/full here' }, async (t) => {

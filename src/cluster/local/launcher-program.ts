@@ -50,8 +50,14 @@ export interface LauncherModules {
  */
 export function launcherProgram(m: LauncherModules): void {
   const parent = process.ppid;
+  // A reply can fail although the channel still looks connected: pacer disconnected (its term
+  // ended: abdication, a lost ZooKeeper) or died while requests were being started, and the write
+  // meets a closed pipe. Without a callback that failure is an 'error' event nobody handles: the
+  // launcher crashed with EPIPE and wrote Node's stack trace into pacer's log (found in an
+  // operator's trial: one per few abdications under a write load). Pacer hears nothing more
+  // either way; the launcher leaves on the channel's disconnect.
   const reply = (message: LauncherReply): void => {
-    if (process.connected) process.send?.(message);
+    if (process.connected) process.send?.(message, undefined, undefined, () => undefined);
   };
   /** A program to exec: its file, its argv (argv[0] first) and its whole environment. */
   interface Program { readonly file: string; readonly argv: readonly string[]; readonly env: Readonly<Record<string, string>> }

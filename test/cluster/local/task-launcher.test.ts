@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import type { SpawnRequest } from '../../../src/cluster/local/launcher-program';
+import { launcherProgram, type SpawnRequest } from '../../../src/cluster/local/launcher-program';
 import { posixSpawner } from '../../../src/cluster/local/posix-spawner';
 import { signalGroup } from '../../../src/cluster/local/process-identity';
 import { LAUNCHER_TITLE, TaskLauncher, type SpawnCallbacks } from '../../../src/cluster/local/task-launcher';
@@ -123,4 +124,28 @@ t.test('the launcher shows a short title in ps, not its program', { skip: proces
     return cmdline === LAUNCHER_TITLE && cmdline;
   }, 'the launcher\'s title');
   t.equal(title, LAUNCHER_TITLE);
+});
+
+// Found in an operator's trial (2026-12-03): at one abdication in a few under a write load, pacer's
+// log held Node's stack trace of the launcher, `Error: write EPIPE … at reply … at startPosix`,
+// `Unhandled 'error' event`. Pacer ends its term by disconnecting the launcher (TaskLauncher.close);
+// a reply written while the channel still looked connected met the closed pipe, and with no
+// callback the failure was an 'error' event nobody handled.
+t.test('the launcher disconnected while it still answers requests leaves quietly (exit 0, nothing on stderr)', async (t) => {
+  const dir = tempDir(t, 'pacer-launcher-');
+  // As TaskLauncher starts it, with stderr kept here rather than given to the test's own.
+  const source = `const __name = (f) => f; (${launcherProgram.toString()})({ childProcess: require('node:child_process'), fs: require('node:fs'), path: require('node:path'), posix: undefined });`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  t.teardown(() => void child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`${String(code)}/${String(signal)}`)));
+  const firstReply = new Promise<void>((resolve) => child.once('message', () => resolve()));
+  for (let id = 1; id <= 100; id++) {
+    child.send({ id, file: '/bin/sh', args: ['-c', 'exit 0'], env, sandbox: join(dir, `t${id}`) } satisfies SpawnRequest);
+  }
+  await within(firstReply, 'the first reply');
+  child.disconnect(); // what pacer does when its term ends
+  t.equal(await within(exited, 'the launcher to exit'), '0/null', 'it exits 0');
+  t.equal(stderr, '', 'and writes nothing (no EPIPE, no stack trace)');
 });

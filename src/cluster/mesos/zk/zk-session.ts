@@ -139,6 +139,10 @@ export class ZkSession implements ZkReader {
         client.off('authenticationFailed', onAuthFailed);
         client.off('connected', onConnected);
         client.close();
+        // A server that accepted the connection and never answered the handshake (a ZooKeeper
+        // starting, or stopped) left the socket open for the life of the process: an HA pacer
+        // whose rejoin had failed so kept a connection to ZooKeeper, and did not exit on SIGTERM.
+        abandonSocket(client);
         reject(error);
       };
       client.once('authenticationFailed', onAuthFailed);
@@ -285,8 +289,9 @@ export function digestAcl(user: string, password: string): zookeeper.ACL[] {
 }
 
 /**
- * Destroys the library's socket of a session given up on (see {@link ZkSession}): a handshake the
- * server never reads would otherwise keep it open for the life of the process. The library has
+ * Destroys the library's socket of a session given up on (see {@link ZkSession}), or of one that
+ * never opened ({@link ZkSession.open}): a handshake the server never reads would otherwise keep it
+ * open for the life of the process. The library has
  * no public call for it, so this reaches its connection manager, and does nothing if that is not
  * shaped as in node-zookeeper-client 1.1.3 (the library then closes the socket itself whenever
  * the server answers or goes).

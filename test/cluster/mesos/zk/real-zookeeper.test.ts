@@ -167,6 +167,29 @@ t.test('ZkSession: no server → UNREACHABLE within connectTimeoutMs; IPv6 is re
   t.equal(await codeOf(ZkSession.open(parseZkUrl('zk://[::1]:2181/'), OPTIONS)), 'BAD_URL');
 });
 
+// Found in an operator's trial (2026-12-03): ZooKeeper restarted under three HA pacers; two of
+// them tried to rejoin while its JVM started, got `cannot join the election: no ZooKeeper server
+// … accepted a session within 10000 ms`, joined on the next try, and on SIGTERM logged `stopped`
+// but never exited: the failed attempt's socket, whose handshake the starting server never
+// answered, stayed open (the library's close() only queues a close request behind it).
+t.test('ZkSession: a server that accepts the connection and never answers: UNREACHABLE, and the socket is closed (no ZooKeeper needed)', async (t) => {
+  let accepted = 0;
+  let closed = 0;
+  const silent = net.createServer((socket) => {
+    accepted++;
+    socket.resume(); // reads (and drops) the handshake, so that the client's end is seen
+    socket.on('close', () => { closed++; });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => { silent.close(() => resolve()); }));
+  const { port } = silent.address() as net.AddressInfo;
+  t.equal(await codeOf(ZkSession.open(parseZkUrl(`zk://127.0.0.1:${port}/`), { ...OPTIONS, connectTimeoutMs: 300 })), 'UNREACHABLE');
+  t.equal(accepted, 1, 'the connection was accepted');
+  await waitUntil(() => closed === 1, WAIT_MS, 'the client to close its socket');
+  t.pass('the socket of the attempt given up on is closed: nothing keeps the process alive');
+});
+
 t.test('the detector follows the leading Mesos master in a real ZooKeeper, by watches', { skip }, async (t) => {
   const admin = await session(t);
   const root = await scratch(t, admin);
