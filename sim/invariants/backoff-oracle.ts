@@ -5,10 +5,10 @@ import type { RunSpec } from '../../src/scheduler/model/run-spec';
  * An independent model of launch backoff, fed only with what an observer sees: instance events
  * and the runner's own commands. A failure is an instance that went terminal and was put back in
  * the queue (Scheduled again) within the same step, unless the runner itself killed it without
- * scale or wipe, or it is resident and ran an older config than its run spec's current one
+ * scale or wipe, or it is resident and is queued again under another version of its run spec
  * (replaced in place by a new config: the core kills it and relaunches it on its reservation, as
- * Marathon does, and a replacement is no launch failure, even when its task failed before the
- * kill ended it). Not for other run specs:
+ * Marathon does, and a replacement is no launch failure, even when its task of an older config
+ * failed before the kill ended it). Not for other run specs:
  * their instances killed as unhealthy are queued again under the current version too, and those
  * are failures (skipping one would shorten the oracle's chain of delays: false alarms). Delay: initial,
  * then ×factor per further failure (rounded), capped; a new config version or resetDelay starts
@@ -52,13 +52,13 @@ export class BackoffOracle {
     if (this.userKilled.delete(event.instanceId)) return;
     const spec = specOf(event.runSpecId);
     if (spec === undefined) return;
-    // Replaced in place: it ran an older config than the run spec's current one, and the core
-    // killed it for the new one — its task reported killed, or failed in the kill's grace (swarm
-    // seed 20992). One of the current config queued under a newer version (a scale changes the
-    // version, not the config) ended for its own reasons, killed as unhealthy or failed: a
-    // failure (swarm seeds 21785, 21672).
+    // Replaced in place: the core killed it for a new version, and its task reported killed — or
+    // failed in the kill's grace, when it ran an older config than the run spec's current one
+    // (swarm seed 20992: a crash-looping task that failed first). A failed instance of the current
+    // config queued under a newer version (a scale changes the version, not the config) is a
+    // failure (swarm seed 21785).
     const olderConfig = previousVersion !== undefined && previousVersion < spec.versionInfo.lastConfigChangeAt;
-    if (spec.resident && olderConfig) return;
+    if (spec.resident && previousVersion !== event.runSpecVersion && (previous === 'Killed' || olderConfig)) return;
     this.fail(spec, nowMs);
   }
 
