@@ -20,11 +20,18 @@ export class BackoffOracle {
   private readonly lastVersion = new Map<string, string>();
   private readonly terminalThisStep = new Set<string>();
   private readonly userKilled = new Set<string>();
+  /** Instances the scheduler sent a kill for (the driver's KILL) since they were last queued. */
+  private readonly schedulerKilled = new Set<string>();
   private readonly delays = new Map<string, { delayMs: number; deadlineMs: number; config: string }>();
 
   /** The runner kills these instances on request (relaunch without backoff). */
   markUserKilled(instanceIds: readonly string[]): void {
     for (const id of instanceIds) this.userKilled.add(id);
+  }
+
+  /** The scheduler sent a kill for a task of this instance (what the cluster sees: a KILL call). */
+  markSchedulerKill(instanceId: string): void {
+    this.schedulerKilled.add(instanceId);
   }
 
   reset(runSpecId: string): void {
@@ -49,22 +56,23 @@ export class BackoffOracle {
     // Only the transition terminal → Scheduled is a relaunch; a goal change re-announces the same
     // condition (instance_changed_event is sent for goal changes too) and is no second failure.
     if (event.condition !== 'Scheduled' || previous === undefined || !TERMINAL.has(previous) || !this.terminalThisStep.has(event.instanceId)) return;
+    const killed = this.schedulerKilled.delete(event.instanceId);
     if (this.userKilled.delete(event.instanceId)) return;
     const spec = specOf(event.runSpecId);
     if (spec === undefined) return;
-    // Replaced in place: the core killed it for a new version, and its task reported killed — or
-    // failed in the kill's grace, when it ran an older config than the run spec's current one
-    // (swarm seed 20992: a crash-looping task that failed first). A failed instance of the current
-    // config queued under a newer version (a scale changes the version, not the config) is a
-    // failure (swarm seed 21785).
+    // Replaced in place: the scheduler killed it while it ran an older config than the run spec's
+    // current one, and it is queued under the new one — its task reported killed, or failed in the
+    // kill's grace (swarm seed 20992). One that failed on its own (seed 204), or that the scheduler
+    // killed as unhealthy under the current config, queued under a scale's newer version (seed
+    // 21672), is a failure.
     const olderConfig = previousVersion !== undefined && previousVersion < spec.versionInfo.lastConfigChangeAt;
-    if (spec.resident && previousVersion !== event.runSpecVersion && (previous === 'Killed' || olderConfig)) return;
+    if (spec.resident && killed && olderConfig) return;
     this.fail(spec, nowMs);
   }
 
   /** Entries held for instances and run specs (the checker sweeps when it doubled). */
   get size(): number {
-    return this.lastCondition.size + this.lastVersion.size + this.userKilled.size + this.delays.size;
+    return this.lastCondition.size + this.lastVersion.size + this.userKilled.size + this.schedulerKilled.size + this.delays.size;
   }
 
   /**
@@ -76,6 +84,7 @@ export class BackoffOracle {
     for (const id of this.lastCondition.keys()) if (gone.instance(id)) this.lastCondition.delete(id);
     for (const id of this.lastVersion.keys()) if (gone.instance(id)) this.lastVersion.delete(id);
     for (const id of this.userKilled) if (gone.instance(id)) this.userKilled.delete(id);
+    for (const id of this.schedulerKilled) if (gone.instance(id)) this.schedulerKilled.delete(id);
     for (const id of this.delays.keys()) if (gone.runSpec(id)) this.delays.delete(id);
   }
 

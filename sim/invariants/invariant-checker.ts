@@ -1,7 +1,7 @@
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
 import { isReservationOperation } from '../../src/scheduler/model/reservation';
-import { type Scheduler, restartBounds, SweepThreshold } from '../../src/scheduler/index';
+import { type Scheduler, instanceIdOfTask, restartBounds, SweepThreshold } from '../../src/scheduler/index';
 import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
 import { FloorOracle } from './floor-oracle';
@@ -76,6 +76,11 @@ export class InvariantChecker {
       const late = spec === undefined ? undefined : this.backoff.checkLaunch(spec, nowMs);
       if (late !== undefined) this.pending.push(late);
     }
+  }
+
+  /** A driver kill went out: the backoff oracle tells the scheduler's kills from a task's own end. */
+  onKill(taskId: string): void {
+    this.backoff.markSchedulerKill(instanceIdOfTask(taskId));
   }
 
   onEvent(event: MarathonEvent, nowMs: number): void {

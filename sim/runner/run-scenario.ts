@@ -224,7 +224,10 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       cluster.accept(offerId, ops, refuseMs);
     },
     decline: cluster.decline.bind(cluster),
-    kill: cluster.kill.bind(cluster),
+    kill: (taskId: string, agentId: string | undefined, gracePeriodMs: number) => {
+      checker?.onKill(taskId);
+      cluster.kill(taskId, agentId, gracePeriodMs);
+    },
     acknowledge: cluster.acknowledge.bind(cluster),
     reconcile: cluster.reconcile.bind(cluster),
     revive: cluster.revive.bind(cluster),

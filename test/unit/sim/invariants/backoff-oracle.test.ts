@@ -81,19 +81,25 @@ t.test('a resident instance killed and queued again under a new version (replace
   const next = '2026-01-01T00:00:10.000Z';
   const residentNextConfig = { ...residentSpec, version: next, versionInfo: { lastScalingAt: next, lastConfigChangeAt: next } };
   const residentOfNextConfig = (): typeof residentSpec => residentNextConfig;
-  const cases: { name: string; specOf: () => typeof spec; version: string; ended: Condition; counted: boolean }[] = [
-    { name: 'resident, new version', specOf: residentOf, version: next, ended: 'Killed', counted: false },
+  // `killed`: the scheduler sent a kill for it (a KILL call the runner tells the oracle of).
+  const cases: { name: string; specOf: () => typeof spec; version: string; killed: boolean; ended: Condition; counted: boolean }[] = [
+    { name: 'resident, new config, killed (replaced in place)', specOf: residentOfNextConfig, version: next, killed: true, ended: 'Killed', counted: false },
     // Swarm seed 20992: a crash-looping task failed during the kill that replaced it.
-    { name: 'resident, new config, its task failed before the kill ended it', specOf: residentOfNextConfig, version: next, ended: 'Failed', counted: false },
+    { name: 'resident, new config, its task failed before the kill ended it', specOf: residentOfNextConfig, version: next, killed: true, ended: 'Failed', counted: false },
+    // Swarm seed 204: it failed on its own, then was relaunched under the new config.
+    { name: 'resident, new config, failed on its own', specOf: residentOfNextConfig, version: next, killed: false, ended: 'Failed', counted: true },
     // Swarm seed 21785: a scale gives a new version of the same config; a failure then is one.
-    { name: 'resident, new version of the same config, failed', specOf: residentOf, version: next, ended: 'Failed', counted: true },
-    { name: 'resident, same version (an unhealthy kill)', specOf: residentOf, version: spec.version, ended: 'Killed', counted: true },
-    { name: 'resident, same version, failed (a crash)', specOf: residentOf, version: spec.version, ended: 'Failed', counted: true },
-    { name: 'not resident, new version (an unhealthy kill queued under the current version)', specOf, version: next, ended: 'Killed', counted: true },
+    { name: 'resident, new version of the same config, failed', specOf: residentOf, version: next, killed: false, ended: 'Failed', counted: true },
+    // Swarm seed 21672: killed as unhealthy under the current config, queued under a scale's version.
+    { name: 'resident, new version of the same config, killed', specOf: residentOf, version: next, killed: true, ended: 'Killed', counted: true },
+    { name: 'resident, same version (an unhealthy kill)', specOf: residentOf, version: spec.version, killed: true, ended: 'Killed', counted: true },
+    { name: 'resident, same version, failed (a crash)', specOf: residentOf, version: spec.version, killed: false, ended: 'Failed', counted: true },
+    { name: 'not resident, new config, killed (replaced: a new instance, not this one, runs the new config)', specOf, version: next, killed: true, ended: 'Killed', counted: true },
   ];
   for (const c of cases) {
     const o = new BackoffOracle();
     started(o, 'i1');
+    if (c.killed) o.markSchedulerKill('i1');
     o.onEvent(changed('i1', c.ended), 10_000, c.specOf);
     o.onEvent({ ...changed('i1', 'Scheduled'), runSpecVersion: c.version }, 10_000, c.specOf);
     o.endStep();
