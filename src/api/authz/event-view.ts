@@ -44,10 +44,26 @@ function runSpecOf(e: Json): string | undefined {
   const app = e.appDefinition;
   if (typeof app === 'object' && app !== null && typeof (app as Json).id === 'string') return (app as Json).id as string;
   if (typeof e.uri === 'string' && e.uri.startsWith('/v2/pods/')) {
-    const target = podTargetOf(e.uri.slice('/v2/pods/'.length));
-    if ('id' in target) return target.id;
+    const rest = decodedPath(e.uri.slice('/v2/pods/'.length));
+    const target = rest === undefined ? undefined : podTargetOf(rest);
+    if (target !== undefined && 'id' in target) return target.id;
   }
   return undefined;
+}
+
+/**
+ * A pod event's `uri` is the path as the client sent it (Marathon's `getRequestURI`: escapes kept),
+ * while the pod routes read their id decoded (`/v2/pods/%2Fteam-b%2Fdb` is `/team-b/db`): decoded
+ * here too, or the event would be judged by an id no policy names. Undefined (no run spec: the
+ * event needs ViewResource) for escapes that do not decode, which the router refuses before any
+ * event anyway.
+ */
+function decodedPath(rest: string): string | undefined {
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return undefined;
+  }
 }
 
 function trimmedDeployment(access: Access, e: Json & WireEvent): WireEvent | undefined {

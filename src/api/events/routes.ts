@@ -45,7 +45,7 @@ export function eventsRoutes(app: FastifyInstance, deps: ApiDeps, stream: EventS
       lifecycle?.watchClose(request, reply);
       // Gone before it attached: its `close` has passed, so it would never be detached.
       if (request.socket.destroyed) return void reply.raw.destroy();
-      reply.raw.writeHead(200, sseHeaders(deps.config));
+      reply.raw.writeHead(200, sseHeaders(deps));
       reply.raw.flushHeaders();
       attach(responseSink(reply.raw), client);
     },

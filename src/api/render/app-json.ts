@@ -1,4 +1,5 @@
 import type { ApiDeps } from '../api-deps';
+import { readinessResultJson } from './readiness-result-json';
 import type { AppSpec } from '../../scheduler/model/app';
 import type { Instance } from '../../scheduler/model/instance';
 import { appDefinitionJson } from '../../marathon/render/app-definition-json';
@@ -414,7 +415,7 @@ function appDefinitionHead(spec: AppSpec): string {
  */
 function appReadinessJson(deps: ApiDeps, spec: AppSpec, deploymentIds: readonly string[]): unknown[] {
   if (deploymentIds.length === 0) return [];
-  return deps.scheduler.readiness(spec.id).map((r) => ({ ...r }));
+  return deps.scheduler.readiness(spec.id).map(readinessResultJson);
 }
 
 /** A part already written as JSON text (the embedded tasks, from their kept texts). */

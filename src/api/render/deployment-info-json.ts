@@ -1,4 +1,5 @@
 import type { ApiDeps } from '../api-deps';
+import { readinessResultJson } from './readiness-result-json';
 import { deploymentStepInfoJson, type ActionStatus, type ActionInfoJson, type DeploymentStepInfoJson } from '../../scheduler/index';
 import type { Deployment } from '../../scheduler/model/deployment';
 
@@ -26,7 +27,7 @@ export type ActionWithWaitingJson = ActionInfoJson & { readonly waitingFor: Read
  * marathon-reference.md) without changing Marathon's default shape.
  */
 export function deploymentsJson(deps: ApiDeps, options: DeploymentsJsonOptions = {}): DeploymentStepInfoJson[] {
-  const readinessOf = (runSpecId: string): readonly unknown[] => deps.scheduler.readiness(runSpecId);
+  const readinessOf = (runSpecId: string): readonly unknown[] => deps.scheduler.readiness(runSpecId).map(readinessResultJson);
   return deps.scheduler.deployments().map(({ deployment, actions }) => deploymentJson(deployment, actions, readinessOf, options));
 }
 

@@ -170,8 +170,26 @@ t.test('readinessCheckResults show each instance\'s readiness once it runs (fact
     portDefinitions: [{ port: 0, name: 'http-api' }], readinessChecks: [{ intervalSeconds: 30, timeoutSeconds: 10 }],
   }));
   const app = (await call(fx, 'GET', '/v2/apps/foo?embed=app.readiness')).json.app as Json;
-  t.match(app.readinessCheckResults, [{ name: 'readinessCheck', taskId: launch.taskId, ready: false }]);
+  // Marathon's writer leaves an empty `lastResponse?` out (readinessCheck.raml); it was written as null.
+  t.strictSame(app.readinessCheckResults, [{ name: 'readinessCheck', taskId: launch.taskId, ready: false }], 'no lastResponse key before an answer');
   t.equal((app.deployments as Json[]).length, 1, 'the deployment waits for readiness');
+});
+
+t.test('a readiness result carries lastResponse only when one is kept (preserveLastResponse)', async (t) => {
+  const fx = apiFor(t);
+  const [launch] = await running(t, fx, appBody({
+    portDefinitions: [{ port: 0, name: 'http-api' }],
+    readinessChecks: [{ intervalSeconds: 30, timeoutSeconds: 10, httpStatusCodesForReady: [204], preserveLastResponse: true }],
+  }));
+  const probe = fx.harness.prober.requests.find((r) => r.purpose === 'readiness');
+  if (probe === undefined) throw new Error('no readiness probe was sent');
+  fx.harness.probe(probe.probeId, { httpStatus: 200, contentType: 'text/plain', body: 'warming' });
+  const app = (await call(fx, 'GET', '/v2/apps/foo?embed=app.readiness')).json.app as Json;
+  t.strictSame(app.readinessCheckResults, [{
+    name: 'readinessCheck', taskId: launch.taskId, ready: false, lastResponse: { status: 200, contentType: 'text/plain', body: 'warming' },
+  }]);
+  const [deployment] = (await call(fx, 'GET', '/v2/deployments')).json as unknown as Json[];
+  t.strictSame((deployment.currentActions as Json[])[0].readinessCheckResults, app.readinessCheckResults, '/v2/deployments: the same');
 });
 
 t.test('readinessCheckResults list only the results of running deployments, as Marathon\'s AppInfoBaseData', async (t) => {

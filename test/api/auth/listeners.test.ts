@@ -95,6 +95,11 @@ t.test('--disable_http: HTTPS only, the leader address says https and its port',
   tt.equal(info.headers['x-marathon-leader'], `https://127.0.0.1:${httpsPort}`);
   const leader = await request(`${url('https')}/v2/leader`, { ca: cert.pem, headers: ADMIN });
   tt.same(JSON.parse(leader.body), { leader: `127.0.0.1:${httpsPort}` });
+  // The event stream writes its own headers: it named the leader http:// here, unlike every other answer.
+  const stream = await openStream(url('https'), { ca: cert.pem, headers: ADMIN });
+  tt.teardown(() => stream.close());
+  tt.equal(stream.status, 200);
+  tt.equal(stream.headers['x-marathon-leader'], `https://127.0.0.1:${httpsPort}`, 'the event stream names the leader with https too');
 });
 
 t.test('HTTP only (no certificate): /v2/info keeps Marathon\'s https_port default', async (tt) => {

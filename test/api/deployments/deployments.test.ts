@@ -115,6 +115,6 @@ t.test('readinessCheckResults of a current action are the core\'s readiness resu
   const launched = kit.harness.offer(makeOffer());
   kit.harness.run(launched);
   const action = objs(objs((await kit.request('GET', '/v2/deployments?embed=waitingFor')).json)[0].currentActions)[0];
-  t.match(action.readinessCheckResults, [{ name: 'ready', taskId: launched[0].taskId, ready: false }]);
+  t.strictSame(action.readinessCheckResults, [{ name: 'ready', taskId: launched[0].taskId, ready: false }], 'no lastResponse key before an answer (Marathon leaves it out)');
   t.match(action.waitingFor, { notReady: 1 });
 });

@@ -39,6 +39,22 @@ t.test('the plan roots are exactly what GET /v2/groups answered before and after
   t.notOk('env' in app || 'constraints' in app, 'apps by Marathon\'s app writer (empty fields left out)');
 });
 
+t.test('a pod in the plan roots is its definition, where GET /v2/groups lists its status (the README says so)', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const res = await call(fx, 'POST', '/v2/pods', { id: '/db', containers: [{ name: 'c', exec: { command: { shell: 'sleep 100' } }, resources: { cpus: 0.1, mem: 32 } }] });
+  t.equal(res.status, 201, res.text);
+  const listed = ((await call(fx, 'GET', '/v2/groups')).json.pods as Json[])[0];
+  t.ok('spec' in listed && 'status' in listed, 'GET /v2/groups: the pod\'s status');
+  const info = fx.harness.events().find((e) => e.eventType === 'deployment_info');
+  t.ok(info !== undefined, 'deployment_info');
+  const wire = JSON.parse(JSON.stringify(wireEventJson(info!, 'full'))) as { plan: { target: { pods: Json[] } } };
+  const [pod] = wire.plan.target.pods;
+  t.equal(pod.id, '/db');
+  t.ok('containers' in pod && !('status' in pod), 'the plan: the pod\'s definition');
+  t.strictSame(pod, listed.spec, 'the definition GET /v2/groups embeds as the status\'s spec');
+});
+
 t.test('plan-format=light: {id, steps, version} only; other events are the same in both formats', async (t) => {
   const fx = makeApi();
   t.teardown(() => fx.app.close());

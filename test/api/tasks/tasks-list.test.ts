@@ -150,3 +150,30 @@ t.test('Accept negotiation: JSON unless text/plain is preferred', async (t) => {
     t.match(res.headers['content-type'], type, accept);
   }
 });
+
+/**
+ * Marathon 1.10's EndpointsHelper (the last that wrote the text list): a container-network port
+ * mapping without a host port is listed as `<task IP>:<containerPort>` only when
+ * `?containerNetworks` names its network (or `*`), never as `<host>:0`; a mapping with a host
+ * port is matched with the task's host port of that mapping (the host ports hold only the
+ * mappings that have one); an app without service ports lists its hosts tab-separated.
+ */
+t.test('Accept: text/plain with port mappings and container networks (Marathon 1.10, ?containerNetworks)', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const mapping = { protocol: 'tcp', labels: {}, networkNames: [] as string[] };
+  const cn = makeApp({
+    id: '/cn', networks: [{ mode: 'container', name: 'dcos', labels: {} }],
+    container: { portMappings: [{ ...mapping, containerPort: 8080, servicePort: 10010 }, { ...mapping, containerPort: 9090, hostPort: 0, servicePort: 10011 }] },
+  });
+  const [task] = launch(fx, cn, makeOffer({ agent: { hostname: 'h1' } }));
+  fx.harness.status(task.taskId, 'TASK_RUNNING', { ipAddresses: [{ ipAddress: '10.0.0.7', protocol: 'IPv4' }] });
+  const [hostPort] = fx.harness.instances('/cn')[0].tasks[0].hostPorts;
+  launchRunning(fx, makeApp({ id: '/noports' }), makeOffer({ agent: { hostname: 'h2' } }));
+  const text = async (query: string): Promise<string> => (await fx.app.inject({ method: 'GET', url: `/v2/tasks${query}`, headers: { accept: 'text/plain' } })).body;
+  const rest = `cn\t10011\th1:${hostPort}\t\nnoports\t \th2\t\n`;
+  t.equal(await text(''), `cn\t10010\t\n${rest}`, 'the container endpoint is left out by default (it was h1:0, and 9090\'s host port was listed under 8080)');
+  t.equal(await text('?containerNetworks=*'), `cn\t10010\t10.0.0.7:8080\t\n${rest}`, 'every container network');
+  t.equal(await text('?containerNetworks=other,dcos'), `cn\t10010\t10.0.0.7:8080\t\n${rest}`, 'its network named');
+  t.equal(await text('?containerNetworks=other'), `cn\t10010\t\n${rest}`, 'another network named');
+});

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
-import { queryOf, type Query } from '../../query';
+import { queryOf, queryOne, type Query } from '../../query';
 import { negotiate } from '../system/negotiate';
 import { sendDeploymentResult } from '../deployments/deployment-result';
 import { killFlagsOf } from './kill-flags';
@@ -23,7 +23,8 @@ export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.addHook('onClose', async () => stopRendering());
   app.get('/v2/tasks', (req, reply) => {
     if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
-      return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
+      const containerNetworks = queryOne(req.query as Query, 'containerNetworks') ?? '';
+      return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true, containerNetworks));
     }
     const pieces = listTasksPieces(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
     return sendListBody(reply, bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
