@@ -21,12 +21,13 @@ import type { RunSpecState } from './state/run-spec-state';
 /**
  * Rebuilds the core's state from what the store kept, after a restart (issue 5, durable state):
  * the root group and its history (only what was stored: the empty root the core was built with
- * is forgotten), the run specs being run with their instances (placement
- * counters, launch queue and active counts recomputed), their last task failures, the framework id, and the running
- * deployments, which resume from their current step. Then, with the deployments running, timers are armed again for what was in
- * flight: unreachable deadlines (from the recorded `unreachableSinceMs`), scheduler-run health
- * checks, and kills that had not been confirmed (sent again). Launch backoff starts over, as in
- * Marathon after a failover.
+ * is forgotten), the run specs being run with their instances (placement counters, launch queue
+ * and active counts recomputed), their last task failures, the framework id, and the running
+ * deployments, which resume from their current step. Then, with the deployments running, timers
+ * are armed again for what was in flight: unreachable deadlines (from the recorded
+ * `unreachableSinceMs`; an expunge deadline that passed while no scheduler ran waits for
+ * `taskLostExpungeInitialDelayMs`), scheduler-run health checks, and kills that had not been
+ * confirmed (sent again). Launch backoff starts over, as in Marathon after a failover.
  *
  * Instances of run specs that no longer exist are forgotten, their tasks remembered as expunged
  * so that one reporting in is killed (the same path as any unknown task). History writes are
