@@ -48,6 +48,20 @@ export class FloorOracle {
     }
   }
 
+  /**
+   * A new core was built from the store: like the core (health/unhealthy-kill.ts
+   * `countRecoveredInstance`, a documented choice), every instance it found running, or found
+   * unreachable after it had started, counts from the start — the core no longer knows whether
+   * it was ever healthy, so one that never was counts too (swarm seed 50084: a crash-looping
+   * instance recovered Running counted for the new core, and a held kill went ahead).
+   */
+  onTakeover(instances: Iterable<Instance>): void {
+    for (const inst of instances) {
+      const unreachable = inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive';
+      if (inst.condition === 'Running' || (unreachable && inst.startedAtMs !== undefined)) this.proven.add(inst.instanceId);
+    }
+  }
+
   /** Entries held for instances (the checker sweeps when it doubled). */
   get size(): number {
     return this.proven.size + this.lastCondition.size;

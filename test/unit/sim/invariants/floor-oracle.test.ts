@@ -79,3 +79,23 @@ t.test('kills of instances that never counted (failing from their first check) a
   t.equal(h.events('unhealthy_instance_kill_event').length, 3, 'all three killed');
   t.same(oracle.afterStep(h.scheduler), [], 'no violation: none of them counted');
 });
+
+t.test('after a takeover every instance the new core found running counts, as the core counts it (swarm seed 50084)', async (t) => {
+  // Running instances that never passed a check: before the restart they do not count; the core
+  // built from the store counts them from the start (countRecoveredInstance), and so must the oracle.
+  const rows: { name: string; takeover: boolean; violations: number }[] = [
+    { name: 'no takeover: their kills never counted', takeover: false, violations: 0 },
+    { name: 'after a takeover: they count, and a kill below the floor is one', takeover: true, violations: 1 },
+  ];
+  for (const row of rows) {
+    const h = new Harness({ options: { unhealthyKillFloor: 0 } });
+    const oracle = new FloorOracle(undefined);
+    h.scheduler.subscribe((e) => oracle.onEvent(e));
+    const check = makeHealthCheck({ gracePeriodMs: 0, intervalMs: 10_000, timeoutMs: 2000, maxConsecutiveFailures: 1 });
+    h.put(makeApp({ id: '/fresh', instances: 3, hostPorts: [0], healthChecks: [check] }));
+    h.run(h.offer(makeOffer()));
+    if (row.takeover) oracle.onTakeover(h.instances('/fresh'));
+    for (const inst of h.instances('/fresh')) h.probeInstance(inst.instanceId, { httpStatus: 500 });
+    t.equal(oracle.afterStep(h.scheduler).length, row.violations, row.name);
+  }
+});
