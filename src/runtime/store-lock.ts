@@ -16,10 +16,10 @@ const STORE: LockGuards = { what: 'this store', flag: '--store' };
  * since two schedulers would fight over the same processes (Marathon ran one leader).
  *
  * A lock left by a process that no longer exists (after `kill -9`), or that has exited and waits
- * to be reaped (a zombie), is taken over, and so is one whose pid is in use by another process now: the start time differs (a pid reused after a
- * restart, above all pacer as PID 1 of a container, which every restart is again). A lock of an
- * older pacer holds no start time: it is taken over when it names this process's own pid or a
- * live process that is not Node.js.
+ * to be reaped (a zombie), is taken over, and so is one whose pid is in use by another process
+ * now: the start time differs (a pid reused after a restart, above all pacer as PID 1 of a
+ * container, which every restart is again). A lock of an older pacer holds no start time: it is
+ * taken over when it names this process's own pid or a live process that is not Node.js.
  *
  * The lock file appears with the pid already in it (written to a file of this process, then
  * hard-linked into place, which fails when the lock exists): a pacer starting at the same moment
@@ -157,8 +157,14 @@ function ownerOf(path: string): LockOwner | undefined | 'gone' {
 
 /** Whether the process the lock names still holds it (see {@link StoreLock}). */
 function holds(owner: LockOwner): boolean {
-  if (!alive(owner.pid) || exited(owner.pid)) return false;
-  const now = startOf(owner.pid);
+  if (!alive(owner.pid)) return false;
+  const stat = statOf(owner.pid);
+  // Exited, and only waiting to be reaped (a zombie, `Z`, or `X`): it answers signal 0 and keeps
+  // its start time, but holds nothing. A pacer killed with `kill -9` stays so until its parent
+  // reaps it, which an init or supervisor slow to, or never doing it, makes last (1.5 s under this
+  // VM's init): a restart meanwhile was refused as if the dead pacer still used the store.
+  if (stat !== undefined && (stat[0] === 'Z' || stat[0] === 'X')) return false;
+  const now = stat?.[START_FIELD];
   if (owner.start !== undefined && now !== undefined) return owner.start === now;
   if (owner.start === undefined && now !== undefined) return owner.pid !== process.pid && isNode(owner.pid);
   return true;
@@ -169,29 +175,22 @@ function holds(owner: LockOwner): boolean {
  * it names one process for as long as the system runs. Undefined where there is no such file.
  */
 function startOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command (in parentheses, which may itself hold spaces) start at field 3.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
+  return statOf(pid)?.[START_FIELD];
 }
 
+/** Field 22 of `/proc/<pid>/stat` among those {@link statOf} gives (they start at field 3). */
+const START_FIELD = 19;
+
 /**
- * Whether process `pid` has exited and only waits to be reaped (`/proc/<pid>/stat` state `Z`, a
- * zombie, or `X`): it answers signal 0 and keeps its start time, but holds nothing. A pacer killed
- * with `kill -9` stays so until its parent reaps it, which an init or supervisor that is slow to,
- * or never does, makes last (1.5 s under this VM's init): a restart meanwhile was refused as if the
- * dead pacer still used the store. False where there is no such file.
+ * The fields of `/proc/<pid>/stat` from its third on (the state first), or undefined where there
+ * is no such file. The command before them is in parentheses and may itself hold spaces.
  */
-function exited(pid: number): boolean {
+function statOf(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state === 'Z' || state === 'X';
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return false;
+    return undefined;
   }
 }
 
