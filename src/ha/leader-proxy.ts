@@ -67,7 +67,7 @@ export const leaderProxy = fp<LeaderProxyOptions>(async (app: FastifyInstance, o
   });
   const { leadership } = options;
   // Read per request: the port is known only once the API listens (`--port 0`).
-  const viaOf = (): string => `1.1 ${leadership.self}`;
+  const viaOf = (): string => viaValue(leadership.self);
   const streams = new Map<FastifyReply, string>();
   leadership.onChange(() => {
     const leader = knownLeader(leadership);
@@ -115,7 +115,7 @@ async function leaderFor(request: FastifyRequest, options: LeaderProxyOptions, s
     if (leadership.serving()) return undefined;
     const leader = knownLeader(leadership);
     if (leader !== undefined) {
-      const disagree = looped || seen.includes(`1.1 ${leader}`);
+      const disagree = looped || seen.includes(viaValue(leader));
       if (disagree && !readAgain && leadership.refresh !== undefined) {
         readAgain = true;
         await bounded(leadership.refresh(), deadlineMs - Date.now());
@@ -229,6 +229,11 @@ function requestHeaders(headers: IncomingHttpHeaders, via: string, remote: strin
     delete out['transfer-encoding'];
   }
   return out;
+}
+
+/** The `X-Marathon-Via` value a pacer reached at `hostPort` adds (HTTP/1.1, as Marathon's proxy). */
+function viaValue(hostPort: string): string {
+  return `1.1 ${hostPort}`;
 }
 
 /** Every `X-Marathon-Via` value, whether sent as several headers or one comma list. */
