@@ -1,6 +1,7 @@
 import { floorCapacity, unhealthyKillFloor } from '../../src/scheduler/index';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Instance } from '../../src/scheduler/model/instance';
+import { isUnreachableCondition } from '../../src/scheduler/model/condition';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { GoneCheck } from './backoff-oracle';
 
@@ -57,8 +58,8 @@ export class FloorOracle {
    */
   onTakeover(instances: Iterable<Instance>): void {
     for (const inst of instances) {
-      const unreachable = inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive';
-      if (inst.condition === 'Running' || (unreachable && inst.startedAtMs !== undefined)) this.proven.add(inst.instanceId);
+      const started = inst.condition === 'Running' || (isUnreachableCondition(inst.condition) && inst.startedAtMs !== undefined);
+      if (started) this.proven.add(inst.instanceId);
     }
   }
 
