@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { buildUi } from '../../ui/build';
 import { chromiumSkip, openBrowserPage } from '../harness/chromium';
-import { seedWeb, whatIfApi } from '../api/whatif/what-if-fixture';
+import { openSeededUi } from './seeded-ui';
 import { waitFor } from '../harness/wait';
 import { defaultConfig } from '../../src/runtime/config';
 import { startSim } from '../../src/runtime/start-sim';
@@ -15,19 +14,14 @@ import { startSim } from '../../src/runtime/start-sim';
  * and closing the dialog dropped focus to the document's body.
  */
 t.test('a dialog takes focus, keeps Tab inside, confirms on Enter and gives focus back', { skip: chromiumSkip() }, async (t) => {
-  await buildUi();
-  const fx = whatIfApi(t);
-  seedWeb(fx);
-  await fx.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = fx.app.server.address() as AddressInfo;
-  const { page, pageErrors } = await openBrowserPage(t, { width: 1280, height: 900 });
+  const { fx, page, pageErrors, origin } = await openSeededUi(t, { width: 1280, height: 900 });
   // What has focus: `page:` or `dialog:` and its name or text (run in the page: this file has no DOM types).
   const focused = (): Promise<string> => page.evaluate<string>(`(() => {
     const el = document.activeElement;
     if (el === null || el === document.body) return 'body';
     return (el.closest('[role="dialog"]') === null ? 'page' : 'dialog') + ':' + (el.getAttribute('name') ?? el.textContent?.trim() ?? el.tagName);
   })()`);
-  await page.goto(`http://127.0.0.1:${port}/ui/apps/web`);
+  await page.goto(`${origin}/ui/apps/web`);
   const scale = page.getByRole('button', { name: 'Scale…' });
   await scale.waitFor();
 

@@ -1,8 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { buildUi } from '../../ui/build';
-import { chromiumSkip, openBrowserPage } from '../harness/chromium';
-import { seedWeb, whatIfApi } from '../api/whatif/what-if-fixture';
+import { chromiumSkip } from '../harness/chromium';
+import { openSeededUi } from './seeded-ui';
 
 /**
  * The UI in a narrow window (390 px, a phone or a terminal beside it), in headless Chromium over
@@ -11,12 +9,7 @@ import { seedWeb, whatIfApi } from '../api/whatif/what-if-fixture';
  * cluster name were light grey on white, and the page scrolled sideways as a whole.
  */
 t.test('a narrow window: the page is no wider than the window and every tab sits on the header', { skip: chromiumSkip() }, async (t) => {
-  await buildUi();
-  const fx = whatIfApi(t);
-  seedWeb(fx);
-  await fx.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = fx.app.server.address() as AddressInfo;
-  const { page, pageErrors } = await openBrowserPage(t, { width: 390, height: 800 });
+  const { page, pageErrors, origin } = await openSeededUi(t, { width: 390, height: 800 });
   // Run in the page (this file has no DOM types): the page's and window's widths, and the tabs outside the header's box.
   const layout = `(() => {
     const header = document.querySelector('header.top').getBoundingClientRect();
@@ -26,7 +19,7 @@ t.test('a narrow window: the page is no wider than the window and every tab sits
     return { page: document.documentElement.scrollWidth, window: innerWidth, outside };
   })()`;
   for (const [path, ready] of [['/ui/', 'tr[data-id="/web"]'], ['/ui/apps/web', 'tr[data-task]'], ['/ui/queue', 'h1']] as const) {
-    await page.goto(`http://127.0.0.1:${port}${path}`);
+    await page.goto(`${origin}${path}`);
     await page.locator(ready).first().waitFor();
     const got = await page.evaluate<{ page: number; window: number; outside: string[] }>(layout);
     t.ok(got.page <= got.window, `${path}: the page is ${got.page} px wide in a ${got.window} px window`);

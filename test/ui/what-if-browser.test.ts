@@ -1,8 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { buildUi } from '../../ui/build';
-import { chromiumSkip, openBrowserPage, type BrowserPage } from '../harness/chromium';
-import { seedWeb, whatIfApi, type WhatIfFixture } from '../api/whatif/what-if-fixture';
+import { chromiumSkip } from '../harness/chromium';
+import { openSeededUi, type SeededUi } from './seeded-ui';
 
 /**
  * The app page's edit dialog in headless Chromium (issue 18): "What if?" sends the edited
@@ -11,16 +9,11 @@ import { seedWeb, whatIfApi, type WhatIfFixture } from '../api/whatif/what-if-fi
  * is deployed. Over the API fixture with what-if (two agents, /web running 2 instances on agent-a).
  */
 /** The UI over the what-if API fixture (`seedWeb`), its page of /web with the Edit JSON dialog open. */
-async function openEditDialog(t: Test): Promise<BrowserPage & { readonly fx: WhatIfFixture }> {
-  await buildUi();
-  const fx = whatIfApi(t);
-  seedWeb(fx);
-  await fx.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = fx.app.server.address() as AddressInfo;
-  const opened = await openBrowserPage(t, { width: 1280, height: 900 });
-  await opened.page.goto(`http://127.0.0.1:${port}/ui/apps/web`);
+async function openEditDialog(t: Test): Promise<SeededUi> {
+  const opened = await openSeededUi(t, { width: 1280, height: 900 });
+  await opened.page.goto(`${opened.origin}/ui/apps/web`);
   await opened.page.getByRole('button', { name: 'Edit JSON…' }).click();
-  return { ...opened, fx };
+  return opened;
 }
 
 t.test('the edit dialog shows the what-if answer for the edited app, and deploys nothing', { skip: chromiumSkip() }, async (t) => {
