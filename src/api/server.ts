@@ -8,6 +8,7 @@ import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
 import { ApiError, bodyTooLarge, emptyBody, encodedBody, internal, malformedJson, malformedUrl, notJsonMediaType, RouteNotFound } from './errors';
 import { RouteMethods } from './route-methods';
+import { leaderHeaders } from './leader-headers';
 import { jsonBodyText, nullCharacterAt, protoKeyAt } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
@@ -187,11 +188,7 @@ function installJsonParser(app: FastifyInstance): void {
  */
 export function marathonHeaders(deps: Pick<ApiDeps, 'config' | 'leaderAddress'>): (reply: FastifyReply) => void {
   const scheme = deps.config.leaderScheme ?? 'http';
-  const headersFor = (leader: string | undefined): Readonly<Record<string, string>> => ({
-    'cache-control': 'no-cache, no-store, must-revalidate', pragma: 'no-cache', expires: '0',
-    ...(leader === undefined ? {} : { 'x-marathon-leader': `${scheme}://${leader}` }),
-    'x-frame-options': 'DENY', 'x-xss-protection': '1; mode=block',
-  });
+  const headersFor = (leader: string | undefined): Readonly<Record<string, string>> => leaderHeaders(scheme, leader);
   let lastLeader: string | undefined;
   let headers = headersFor(undefined);
   return (reply) => {
