@@ -72,8 +72,17 @@ export function convergenceFeasibility(
   return undefined;
 }
 
-/** Operators whose verdict depends on where the run spec's other instances are. */
-const COUNTING = new Set<Constraint['operator']>(['UNIQUE', 'MAX_PER', 'CLUSTER', 'GROUP_BY']);
+/**
+ * Whether a constraint's verdict depends on where the run spec's other instances are: UNIQUE,
+ * MAX_PER, GROUP_BY, and CLUSTER without a value (its value is the first instance's).
+ */
+function counting(c: Constraint): boolean {
+  return c.operator === 'UNIQUE' || c.operator === 'MAX_PER' || c.operator === 'GROUP_BY' || clusterWithoutValue(c);
+}
+
+function clusterWithoutValue(c: Constraint): boolean {
+  return c.operator === 'CLUSTER' && (c.value ?? '') === '';
+}
 
 /**
  * Why instances left by an earlier definition may keep the final one from its target: a counting
@@ -83,13 +92,13 @@ const COUNTING = new Set<Constraint['operator']>(['UNIQUE', 'MAX_PER', 'CLUSTER'
 function earlierPlacements(
   spec: RunSpec, eligible: readonly SimAgentSpec[], earlier: readonly RunSpec[], survivors: readonly SimAgentSpec[],
 ): string | undefined {
-  const counting = spec.constraints.filter((c) => COUNTING.has(c.operator) && !(c.operator === 'CLUSTER' && (c.value ?? '') !== ''));
-  if (counting.length === 0) return undefined;
+  const rule = spec.constraints.find(counting);
+  if (rule === undefined) return undefined;
   for (const before of earlier) {
     const request = compileLaunchRequest(before);
     const outside = survivors.find((a) => !eligible.includes(a) && eligibleOn(before, request, a));
     if (outside !== undefined) {
-      return `an earlier definition may leave instances on ${outside.agentId}, which the final one cannot use, counted by its ${counting[0].operator} on ${counting[0].field}`;
+      return `an earlier definition may leave instances on ${outside.agentId}, which the final one cannot use, counted by its ${rule.operator} on ${rule.field}`;
     }
   }
   return undefined;
@@ -195,7 +204,7 @@ function specFeasibility(
   const n = spec.instances;
   const goodHere = eligible.filter((a) => good.has(a));
   if (goodHere.length === 0) return `no eligible agent with room for everything (${eligible.length} eligible)`;
-  const clusterOrGroup = spec.constraints.filter((c) => c.operator === 'GROUP_BY' || (c.operator === 'CLUSTER' && (c.value ?? '') === ''));
+  const clusterOrGroup = spec.constraints.filter((c) => c.operator === 'GROUP_BY' || clusterWithoutValue(c));
   const perValue: PerValue[] = spec.constraints.flatMap((c: Constraint) => {
     if (c.operator === 'UNIQUE') return [{ field: c.field, perValue: 1 }];
     if (c.operator === 'MAX_PER') return [{ field: c.field, perValue: Math.max(1, Number(c.value)) }];
