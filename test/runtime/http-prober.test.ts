@@ -186,20 +186,31 @@ t.test('HTTP: no answer within timeoutMs is a timeout, reported once and promptl
   t.same(seen.paths, ['/hang']);
 });
 
-t.test('HTTP: headers sent but the body stalls past timeoutMs is a timeout, not a hang', async (t) => {
+// Marathon's HealthCheckWorker judges a health check by the response's status and discards its
+// entity; a readiness check reads the body (its lastResponse), so timeoutMs bounds the whole answer.
+t.test('HTTP health: judged on the status line, the body not waited for (one that stalls or streams)', async (t) => {
   const { port } = await httpServer(t);
-  for (const purpose of ['health', 'readiness'] as const) {
-    const obs = await probeOnce(request({ port, path: '/stall-body', timeoutMs: 150, purpose }), 200);
-    t.same(obs, [{ probeId: 7, timedOut: true, message: 'no answer within 150 ms' }], purpose);
+  for (const path of ['/stall-body', '/trickle']) {
+    const started = Date.now();
+    const obs = await probeOnce(request({ port, path, timeoutMs: PATIENCE_MS, purpose: 'health' }), 200);
+    const tookMs = Date.now() - started;
+    t.same(obs, [{ probeId: 7, httpStatus: 200 }], `${path}: the status, once`);
+    t.ok(tookMs < PATIENCE_MS, `${path}: reported without waiting for the body's end or the timeout (${tookMs} ms)`);
   }
 });
 
-// timeoutMs is a deadline for the whole check (Marathon's timeoutSeconds), not a socket idle
-// timeout: an answer that keeps trickling bytes past it is reported as timed out.
-t.test('HTTP: an answer still trickling in at timeoutMs is a timeout (a deadline, not an idle timeout)', async (t) => {
+t.test('HTTP readiness: headers sent but the body stalls past timeoutMs is a timeout, not a hang', async (t) => {
+  const { port } = await httpServer(t);
+  const obs = await probeOnce(request({ port, path: '/stall-body', timeoutMs: 150, purpose: 'readiness' }), 200);
+  t.same(obs, [{ probeId: 7, timedOut: true, message: 'no answer within 150 ms' }]);
+});
+
+// For a readiness check timeoutMs is a deadline for the whole answer (Marathon's timeoutSeconds),
+// not a socket idle timeout: an answer that keeps trickling bytes past it is reported as timed out.
+t.test('HTTP readiness: an answer still trickling in at timeoutMs is a timeout (a deadline, not an idle timeout)', async (t) => {
   const { port } = await httpServer(t);
   const started = Date.now();
-  const [obs] = await probeOnce(request({ port, path: '/trickle', timeoutMs: 200 }));
+  const [obs] = await probeOnce(request({ port, path: '/trickle', timeoutMs: 200, purpose: 'readiness' }));
   const tookMs = Date.now() - started;
   t.ok(tookMs < TRICKLE_MS / 2, `reported at its deadline, long before the answer ends (took ${tookMs} ms)`);
   t.same(obs, { probeId: 7, timedOut: true, message: 'no answer within 200 ms' }, 'as a timeout');
