@@ -1,12 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiFailure, getJson } from './client';
-import { keptAfterFailure } from './poll-failure';
-import { startPollLoop, type PollEnv } from './poll-loop';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { ApiFailure } from './client';
+import { getJson } from './client';
+import type { PollEnv } from './poll-loop';
+import { SharedPolls } from './shared-polls';
 
 /** How often the pages re-read the API (the API is the UI's only source; the event tail is separate). */
 export const POLL_MS = 2000;
-
-const refreshers = new Set<() => void>();
 
 /** The browser's timers and page visibility. */
 const PAGE_ENV: PollEnv = {
@@ -19,9 +18,12 @@ const PAGE_ENV: PollEnv = {
   },
 };
 
+/** Every polled GET of the page, one loop per path however many components show it. */
+const POLLS = new SharedPolls((path, signal) => getJson<unknown>(path, signal), PAGE_ENV);
+
 /** Re-reads every polled resource at once (after an action, so that its effect shows without waiting). */
 export function refreshAll(): void {
-  for (const r of refreshers) r();
+  POLLS.refreshAll();
 }
 
 /** A polled GET: its latest answer, the failure of the latest attempt (if it failed), and whether the first answer is pending. */
@@ -40,35 +42,25 @@ interface PollState<T> {
 
 /**
  * GETs `path` now, every `intervalMs` while the page is visible (a hidden tab reads nothing until
- * shown again, {@link startPollLoop}) and on {@link refreshAll}, while the component is mounted;
- * `path` undefined reads nothing. Requests never overlap (a reload asked for meanwhile runs when
- * the current one ends). A failure keeps the last good answer and reports the error, so a page
- * stays readable while pacer is briefly unreachable; a 404 drops it ({@link keptAfterFailure}).
+ * shown again: poll-loop.ts) and on {@link refreshAll}, while the component is mounted; `path`
+ * undefined reads nothing. Components polling the same path share one loop (shared-polls.ts): a
+ * second one gets the latest answer at once and adds no request. Requests never overlap (a
+ * reload asked for meanwhile runs when the current one ends). A failure keeps the last good
+ * answer and reports the error, so a page stays readable while pacer is briefly unreachable; a
+ * 404 drops it (poll-failure.ts).
  */
 export function usePoll<T>(path: string | undefined, intervalMs: number = POLL_MS): Polled<T> {
   const [state, setState] = useState<PollState<T>>({ path, data: undefined, error: undefined });
-  const runRef = useRef<() => void>(() => undefined);
   useEffect(() => {
     if (path === undefined) return undefined;
-    const abort = new AbortController();
-    const read = (): Promise<void> => getJson<T>(path, abort.signal).then(
-      (data) => setState({ path, data, error: undefined }),
-      (err: unknown) => {
-        if (abort.signal.aborted) return;
-        const failure = err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, `GET ${path}`);
-        setState((s) => ({ path, data: s.path === path ? keptAfterFailure(s.data, failure) : undefined, error: failure }));
-      },
-    );
-    const loop = startPollLoop(read, intervalMs, PAGE_ENV);
-    runRef.current = loop.run;
-    refreshers.add(loop.run);
-    return () => {
-      abort.abort();
-      refreshers.delete(loop.run);
-      loop.stop();
-    };
+    // Shared with every other component polling the same path (shared-polls.ts): its latest answer at once.
+    const { current, unsubscribe } = POLLS.subscribe<T>(path, intervalMs, (snapshot) => setState({ path, ...snapshot }));
+    setState({ path, ...current });
+    return unsubscribe;
   }, [path, intervalMs]);
-  const reload = useCallback(() => runRef.current(), []);
+  const reload = useCallback(() => {
+    if (path !== undefined) POLLS.reload(path, intervalMs);
+  }, [path, intervalMs]);
   const current = state.path === path;
   const data = current ? state.data : undefined;
   const error = current ? state.error : undefined;
