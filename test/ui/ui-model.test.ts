@@ -12,6 +12,7 @@ import { backoffVerdict } from '../../ui/src/model/queue-text';
 import { reasonText } from '../../ui/src/model/reasons';
 import { parseRoute, routeHref, type Route } from '../../ui/src/model/route';
 import { SseParser } from '../../ui/src/model/sse-parser';
+import { shallowChanged } from '../../ui/src/model/shallow-changed';
 import { laterStepText, waitingLines } from '../../ui/src/model/waiting-text';
 import { NO_MATCH_REASONS } from '../../src/scheduler/model/no-match-reason';
 
@@ -332,4 +333,17 @@ t.test('the header names why /v2/info failed: only no answer is "unreachable"', 
     [0, 'pacer unreachable'], [401, 'not signed in'], [403, 'cluster details not permitted'], [503, 'pacer answered 503'],
   ];
   for (const [status, text] of rows) t.equal(infoFailureText(status), text, String(status));
+});
+
+t.test('a row of plain values renders again only when one of them changed', async (t) => {
+  // The apps list re-parses every app each poll; its rows compare what they show (apps-view.tsx AppRow).
+  const row = { id: '/web', status: 'Running', running: 2, target: 2, healthy: 2, cpus: 0.1 };
+  const rows: readonly { next: Record<string, unknown>; changed: boolean; why: string }[] = [
+    { next: { ...row }, changed: false, why: 'an equal copy (a new poll of an unchanged app)' },
+    { next: { ...row, running: 1 }, changed: true, why: 'a count' },
+    { next: { ...row, status: 'Deploying' }, changed: true, why: 'the status' },
+    { next: { ...row, cpus: 0.2 }, changed: true, why: 'a resource' },
+    { next: { id: '/web', status: 'Running', running: 2, target: 2, healthy: 2 }, changed: true, why: 'a field fewer' },
+  ];
+  for (const r of rows) t.equal(shallowChanged(row, r.next as typeof row), r.changed, r.why);
 });
