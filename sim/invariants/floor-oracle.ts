@@ -1,7 +1,6 @@
 import { floorCapacity, unhealthyKillFloor } from '../../src/scheduler/index';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Instance } from '../../src/scheduler/model/instance';
-import { isUnreachableCondition } from '../../src/scheduler/model/condition';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { GoneCheck } from './backoff-oracle';
 
@@ -23,7 +22,8 @@ export interface FloorView {
  * it back). A kill of an instance that did not count cannot lower the count and is not checked.
  * The floor's number comes from the core's pure rule (unhealthy-kill-floor.ts: label, flag,
  * minimumHealthCapacity, the n − 1 cap); what is independent here is the counting, the decisions
- * and their timing.
+ * and their timing. A takeover needs no step here: the core stores whether an instance was healthy
+ * in its incarnation (`proven`, store format 9), so a new core counts what this oracle counted.
  */
 export class FloorOracle {
   private readonly proven = new Set<string>();
@@ -46,20 +46,6 @@ export class FloorOracle {
         if (this.lastCondition.get(event.instanceId) === 'Running' && this.proven.has(event.instanceId)) this.killedCounting.add(event.appId);
         return;
       default:
-    }
-  }
-
-  /**
-   * A new core was built from the store: like the core (health/unhealthy-kill.ts
-   * `countRecoveredInstance`, a documented choice), every instance it found running, or found
-   * unreachable after it had started, counts from the start — the core no longer knows whether
-   * it was ever healthy, so one that never was counts too (swarm seed 50084: a crash-looping
-   * instance recovered Running counted for the new core, and a held kill went ahead).
-   */
-  onTakeover(instances: Iterable<Instance>): void {
-    for (const inst of instances) {
-      const started = inst.condition === 'Running' || (isUnreachableCondition(inst.condition) && inst.startedAtMs !== undefined);
-      if (started) this.proven.add(inst.instanceId);
     }
   }
 

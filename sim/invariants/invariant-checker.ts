@@ -106,7 +106,6 @@ export class InvariantChecker {
     this.scheduler = core;
     this.down = false;
     this.backoff.forgetDelays();
-    this.floor.onTakeover(core.runSpecs().flatMap((spec) => core.instances(spec.id)));
     this.pending.push(...this.failover.onTakeover(core, nowMs, clockMs));
     this.disturbed(nowMs);
   }

@@ -717,7 +717,7 @@ return errors === 0;
 }
 
 exports.storedInstance = validate13;
-const schema14 = {"type":"object","required":["instanceId","runSpecId","kind","runSpecVersion","configVersion","incarnation","goal","condition","conditionSinceMs","role","tasks"],"properties":{"instanceId":{"type":"string"},"runSpecId":{"type":"string"},"kind":{"enum":["app","pod"]},"runSpecVersion":{"type":"string"},"configVersion":{"type":"string"},"incarnation":{"type":"number"},"goal":{"enum":["Running","Stopped","Decommissioned"]},"condition":{"enum":["Scheduled","Provisioned","Staging","Starting","Running","Killing","Killed","Finished","Failed","Error","Unreachable","UnreachableInactive","Gone","Dropped","Unknown"]},"conditionSinceMs":{"type":"number"},"role":{"type":"string"},"agent":{"type":"object","required":["agentId","hostname","attributes"],"properties":{"agentId":{"type":"string"},"hostname":{"type":"string"},"region":{"type":"string"},"zone":{"type":"string"},"attributes":{"type":"array","items":{"type":"object","required":["type"],"properties":{"type":{"enum":["text","scalar","ranges","set"]}},"discriminator":{"propertyName":"type"},"oneOf":[{"type":"object","required":["name","type","text"],"properties":{"name":{"type":"string"},"type":{"const":"text"},"text":{"type":"string"}},"additionalProperties":false},{"type":"object","required":["name","type","scalar"],"properties":{"name":{"type":"string"},"type":{"const":"scalar"},"scalar":{"type":"number"}},"additionalProperties":false},{"type":"object","required":["name","type","ranges"],"properties":{"name":{"type":"string"},"type":{"const":"ranges"},"ranges":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false},{"type":"object","required":["name","type","set"],"properties":{"name":{"type":"string"},"type":{"const":"set"},"set":{"type":"array","items":{"type":"string"}}},"additionalProperties":false}]}}},"additionalProperties":false},"allocation":{"type":"array","items":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus","ports"],"properties":{"reservedFor":{"type":"string"},"reservationId":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}},"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"},"ports":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false}},"reservation":{"type":"object","required":["agentId","role","volumes"],"properties":{"agentId":{"type":"string"},"role":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}}},"additionalProperties":false},"tasks":{"type":"array","items":{"type":"object","required":["taskId","condition","hostPorts","resources","launchedAtMs"],"properties":{"taskId":{"type":"string"},"containerName":{"type":"string"},"state":{"enum":["TASK_STAGING","TASK_STARTING","TASK_RUNNING","TASK_KILLING","TASK_FINISHED","TASK_FAILED","TASK_KILLED","TASK_ERROR","TASK_LOST","TASK_DROPPED","TASK_UNREACHABLE","TASK_GONE","TASK_GONE_BY_OPERATOR","TASK_UNKNOWN"]},"condition":{"enum":["Scheduled","Provisioned","Staging","Starting","Running","Killing","Killed","Finished","Failed","Error","Unreachable","UnreachableInactive","Gone","Dropped","Unknown"]},"hostPorts":{"type":"array","items":{"type":"number"}},"resources":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus"],"properties":{"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"}},"additionalProperties":false},"healthy":{"type":"boolean"},"launchedAtMs":{"type":"number"},"startedAtMs":{"type":"number"},"lastStatusMs":{"type":"number"},"message":{"type":"string"},"ipAddresses":{"type":"array","items":{"type":"object","required":["ipAddress","protocol"],"properties":{"ipAddress":{"type":"string"},"protocol":{"enum":["IPv4","IPv6"]}},"additionalProperties":false}}},"additionalProperties":false}},"healthy":{"type":"boolean"},"ready":{"type":"boolean"},"startedAtMs":{"type":"number"},"unreachableSinceMs":{"type":"number"},"killReason":{"enum":["scale-down","user","unhealthy","replaced","deleted","pod-sibling","unknown"]},"killRequestedAtMs":{"type":"number"}},"additionalProperties":false};
+const schema14 = {"type":"object","required":["instanceId","runSpecId","kind","runSpecVersion","configVersion","incarnation","goal","condition","conditionSinceMs","role","tasks"],"properties":{"instanceId":{"type":"string"},"runSpecId":{"type":"string"},"kind":{"enum":["app","pod"]},"runSpecVersion":{"type":"string"},"configVersion":{"type":"string"},"incarnation":{"type":"number"},"goal":{"enum":["Running","Stopped","Decommissioned"]},"condition":{"enum":["Scheduled","Provisioned","Staging","Starting","Running","Killing","Killed","Finished","Failed","Error","Unreachable","UnreachableInactive","Gone","Dropped","Unknown"]},"conditionSinceMs":{"type":"number"},"role":{"type":"string"},"agent":{"type":"object","required":["agentId","hostname","attributes"],"properties":{"agentId":{"type":"string"},"hostname":{"type":"string"},"region":{"type":"string"},"zone":{"type":"string"},"attributes":{"type":"array","items":{"type":"object","required":["type"],"properties":{"type":{"enum":["text","scalar","ranges","set"]}},"discriminator":{"propertyName":"type"},"oneOf":[{"type":"object","required":["name","type","text"],"properties":{"name":{"type":"string"},"type":{"const":"text"},"text":{"type":"string"}},"additionalProperties":false},{"type":"object","required":["name","type","scalar"],"properties":{"name":{"type":"string"},"type":{"const":"scalar"},"scalar":{"type":"number"}},"additionalProperties":false},{"type":"object","required":["name","type","ranges"],"properties":{"name":{"type":"string"},"type":{"const":"ranges"},"ranges":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false},{"type":"object","required":["name","type","set"],"properties":{"name":{"type":"string"},"type":{"const":"set"},"set":{"type":"array","items":{"type":"string"}}},"additionalProperties":false}]}}},"additionalProperties":false},"allocation":{"type":"array","items":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus","ports"],"properties":{"reservedFor":{"type":"string"},"reservationId":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}},"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"},"ports":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false}},"reservation":{"type":"object","required":["agentId","role","volumes"],"properties":{"agentId":{"type":"string"},"role":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}}},"additionalProperties":false},"tasks":{"type":"array","items":{"type":"object","required":["taskId","condition","hostPorts","resources","launchedAtMs"],"properties":{"taskId":{"type":"string"},"containerName":{"type":"string"},"state":{"enum":["TASK_STAGING","TASK_STARTING","TASK_RUNNING","TASK_KILLING","TASK_FINISHED","TASK_FAILED","TASK_KILLED","TASK_ERROR","TASK_LOST","TASK_DROPPED","TASK_UNREACHABLE","TASK_GONE","TASK_GONE_BY_OPERATOR","TASK_UNKNOWN"]},"condition":{"enum":["Scheduled","Provisioned","Staging","Starting","Running","Killing","Killed","Finished","Failed","Error","Unreachable","UnreachableInactive","Gone","Dropped","Unknown"]},"hostPorts":{"type":"array","items":{"type":"number"}},"resources":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus"],"properties":{"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"}},"additionalProperties":false},"healthy":{"type":"boolean"},"launchedAtMs":{"type":"number"},"startedAtMs":{"type":"number"},"lastStatusMs":{"type":"number"},"message":{"type":"string"},"ipAddresses":{"type":"array","items":{"type":"object","required":["ipAddress","protocol"],"properties":{"ipAddress":{"type":"string"},"protocol":{"enum":["IPv4","IPv6"]}},"additionalProperties":false}}},"additionalProperties":false}},"healthy":{"type":"boolean"},"ready":{"type":"boolean"},"proven":{"type":"boolean"},"startedAtMs":{"type":"number"},"unreachableSinceMs":{"type":"number"},"killReason":{"enum":["scale-down","user","unhealthy","replaced","deleted","pod-sibling","unknown"]},"killRequestedAtMs":{"type":"number"}},"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -2174,11 +2174,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.startedAtMs !== undefined){
-let data81 = data.startedAtMs;
+if(data.proven !== undefined){
 const _errs174 = errors;
-if(!((typeof data81 == "number") && (isFinite(data81)))){
-validate13.errors = [{instancePath:instancePath+"/startedAtMs",schemaPath:"#/properties/startedAtMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.proven !== "boolean"){
+validate13.errors = [{instancePath:instancePath+"/proven",schemaPath:"#/properties/proven/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs174 === errors;
@@ -2187,11 +2186,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.unreachableSinceMs !== undefined){
-let data82 = data.unreachableSinceMs;
+if(data.startedAtMs !== undefined){
+let data82 = data.startedAtMs;
 const _errs176 = errors;
 if(!((typeof data82 == "number") && (isFinite(data82)))){
-validate13.errors = [{instancePath:instancePath+"/unreachableSinceMs",schemaPath:"#/properties/unreachableSinceMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate13.errors = [{instancePath:instancePath+"/startedAtMs",schemaPath:"#/properties/startedAtMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs176 === errors;
@@ -2200,11 +2199,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.killReason !== undefined){
-let data83 = data.killReason;
+if(data.unreachableSinceMs !== undefined){
+let data83 = data.unreachableSinceMs;
 const _errs178 = errors;
-if(!(((((((data83 === "scale-down") || (data83 === "user")) || (data83 === "unhealthy")) || (data83 === "replaced")) || (data83 === "deleted")) || (data83 === "pod-sibling")) || (data83 === "unknown"))){
-validate13.errors = [{instancePath:instancePath+"/killReason",schemaPath:"#/properties/killReason/enum",keyword:"enum",params:{allowedValues: schema14.properties.killReason.enum},message:"must be equal to one of the allowed values"}];
+if(!((typeof data83 == "number") && (isFinite(data83)))){
+validate13.errors = [{instancePath:instancePath+"/unreachableSinceMs",schemaPath:"#/properties/unreachableSinceMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs178 === errors;
@@ -2213,17 +2212,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.killRequestedAtMs !== undefined){
-let data84 = data.killRequestedAtMs;
-const _errs179 = errors;
-if(!((typeof data84 == "number") && (isFinite(data84)))){
-validate13.errors = [{instancePath:instancePath+"/killRequestedAtMs",schemaPath:"#/properties/killRequestedAtMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(data.killReason !== undefined){
+let data84 = data.killReason;
+const _errs180 = errors;
+if(!(((((((data84 === "scale-down") || (data84 === "user")) || (data84 === "unhealthy")) || (data84 === "replaced")) || (data84 === "deleted")) || (data84 === "pod-sibling")) || (data84 === "unknown"))){
+validate13.errors = [{instancePath:instancePath+"/killReason",schemaPath:"#/properties/killReason/enum",keyword:"enum",params:{allowedValues: schema14.properties.killReason.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs179 === errors;
+var valid0 = _errs180 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.killRequestedAtMs !== undefined){
+let data85 = data.killRequestedAtMs;
+const _errs181 = errors;
+if(!((typeof data85 == "number") && (isFinite(data85)))){
+validate13.errors = [{instancePath:instancePath+"/killRequestedAtMs",schemaPath:"#/properties/killRequestedAtMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs181 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -3,7 +3,6 @@ import type { InstanceContext } from './instances/instance-context';
 import type { DeploymentManager } from './deployments/deployment-manager';
 import { startHealthChecks } from './health/scheduler-health';
 import { seedAgentHealth } from './health/agent-health';
-import { countRecoveredInstance } from './health/unhealthy-kill';
 import { startReadiness } from './readiness/readiness-checks';
 import { countRole, isActive, isPlaced } from './instances/instance-tracker';
 import { converge } from './instances/converge';
@@ -210,12 +209,9 @@ function rearm(ctx: InstanceContext, rs: RunSpecState): void {
       continue;
     }
     if (isUnreachableCondition(inst.condition)) {
-      // It ran in this incarnation before it was cut off: back Running (its agent returns), it
-      // counts for the kill-storm floor as one found running does (swarm seed 20536).
-      if (inst.startedAtMs !== undefined) countRecoveredInstance(ctx, inst);
+      // Whether it counts for the kill-storm floor once back Running is its stored `proven` (swarm seed 20536).
       onRecoveredUnreachable(ctx, rs, inst);
     } else if (inst.condition === 'Running') {
-      countRecoveredInstance(ctx, inst);
       startHealthChecks(ctx, rs, inst);
       seedAgentHealth(ctx, rs.spec, inst);
       startReadiness(ctx, rs, inst);

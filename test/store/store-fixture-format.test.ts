@@ -67,10 +67,11 @@ t.test('format 2 → 3: every record of format-2.json migrates, one record at a 
   const threeByName = new Map(three.records.map((r) => [name(r), r]));
   t.ok(two.records.length >= 20, `${two.records.length} records`);
   two.records.forEach((r) => {
-    const migrated = migrateRecordText(r.kind, recordText(r), 2);
+    const migrated = migrateStep(r.kind, recordText(r), 2);
     const want = threeByName.get(name(r));
     t.equal(migrated, want === undefined ? '(missing from format-3.json)' : recordText(want), name(r));
-    t.equal(migrateRecordText(r.kind, migrated, 2), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
+    t.equal(migrateStep(r.kind, migrated, 2), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
+    t.equal(migrateRecordText(r.kind, recordText(r), 2), migrateRecordText(r.kind, migrated, 3), 'migrateRecordText from 2 is this step, then those after it');
   });
 });
 
@@ -130,7 +131,7 @@ t.test('format 5 → 6: with the run spec versions read first, both roots of eve
   // format-6.json is format-5.json migrated (the same core run).
   const [five, six] = [readFixture(5), readFixture(6)];
   checkStepVersionsFirst(t, five, six, 'deployments', (r, migrated, reader) => {
-    t.equal(migrateRecordText(r.kind, recordText(r), 5, reader), migrated, 'migrateRecordText from 5 is this one step');
+    t.equal(migrateRecordText(r.kind, recordText(r), 5, reader), migrateRecordText(r.kind, migrated, 6, reader), 'migrateRecordText from 5 is this step, then those after it');
     if (r.kind !== 'deployment') t.equal(migrated, recordText(r), 'only deployments change');
   });
   const deployments = six.records.filter((r) => r.kind === 'deployment');
@@ -179,4 +180,35 @@ t.test('format 7 → 8: every record of format-7.json stays as it is; in format-
   t.same(roots(eight), expected, 'each root by reference exactly where the root version of its version holds it');
   t.ok(roots(eight).some((g) => 'rootVersion' in (g as object)) && roots(eight).some((g) => 'apps' in (g as object)),
     'both forms are in the fixture (one original differs from the root version of the same version, written by an older pacer)');
+});
+
+t.test('format 8 → 9: an instance running, or unreachable after it had started, gets proven: true; every other record of format-8.json stays as it is', async (t) => {
+  const [eight, nine] = [readFixture(8), readFixture(9)];
+  t.same(nine.records.map(name), eight.records.map(name), 'the same records');
+  const reader = new RunSpecRecordReader();
+  let proven = 0;
+  for (const r of eight.records) {
+    const migrated = migrateStep(r.kind, recordText(r), 8, reader);
+    const want = nine.records.find((w) => name(w) === name(r));
+    t.equal(migrated, want === undefined ? '(missing)' : recordText(want), name(r));
+    t.equal(migrateStep(r.kind, migrated, 8, reader), migrated, `${name(r)}: migrating it again changes nothing`);
+    if (migrated === recordText(r)) continue;
+    proven++;
+    const record = r.record as { condition: string; startedAtMs?: number };
+    t.ok(r.kind === 'instance' && (record.condition === 'Running' || record.startedAtMs !== undefined), `${name(r)}: only a started instance changes`);
+    t.same(JSON.parse(migrated), { ...record, proven: true }, `${name(r)}: by proven: true alone`);
+  }
+  t.ok(proven > 0, `${proven} instances of the fixture became proven`);
+  const rows: readonly { record: Record<string, unknown>; proven: boolean | undefined; why: string }[] = [
+    { record: { condition: 'Running' }, proven: true, why: 'running' },
+    { record: { condition: 'Unreachable', startedAtMs: 5 }, proven: true, why: 'unreachable after it had started' },
+    { record: { condition: 'UnreachableInactive', startedAtMs: 5 }, proven: true, why: 'inactive after it had started' },
+    { record: { condition: 'Unreachable' }, proven: undefined, why: 'unreachable before it started' },
+    { record: { condition: 'Staging', startedAtMs: 5 }, proven: undefined, why: 'starting' },
+    { record: { condition: 'Running', proven: false }, proven: false, why: 'a record that says already' },
+  ];
+  for (const row of rows) {
+    const migrated = JSON.parse(migrateStep('instance', JSON.stringify(row.record), 8)) as { proven?: boolean };
+    t.equal(migrated.proven, row.proven, row.why);
+  }
 });

@@ -70,18 +70,11 @@ export class HealthTracker {
   /** Per app, the unhealthy kills its floor holds back, by instance id (unhealthy-kill.ts). */
   readonly deferredKills = new Map<string, Map<string, DeferredKill>>();
   /**
-   * Instances that count towards their app's floor once running: healthy at least once since they
-   * last started, or running when the core recovered them (unhealthy-kill.ts `countsForFloor`).
-   */
-  readonly proven = new Set<string>();
-
-  /**
    * Stops checking an instance (its incarnation ended, or it is forgotten): cancels its probe
-   * timers and forgets its results, whether it counted for the floor, and a kill the floor held
+   * timers and forgets its results and a kill the floor held
    * back (announced as ended, `gone`).
    */
   forget(ctx: { readonly effects: InstanceEffects; readonly clock: Clock }, inst: Instance): void {
-    this.proven.delete(inst.instanceId);
     const deferred = this.deferredKills.get(inst.runSpecId);
     const kill = deferred?.get(inst.instanceId);
     if (deferred !== undefined && kill !== undefined) {

@@ -6,7 +6,7 @@ import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
 import { killInstance } from '../kill/kill-instance';
 import { recordTaskFailure } from '../instances/record-task-failure';
-import { setKillReason } from '../instances/instance-tracker';
+import { markProven, setKillReason } from '../instances/instance-tracker';
 import type { DeferredKill } from './health-tracker';
 import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource } from './unhealthy-kill-floor';
 
@@ -57,7 +57,7 @@ export function requestUnhealthyKill(ctx: InstanceContext, rs: RunSpecState, ins
  * (a replacement that proved itself raises the count).
  */
 export function onInstanceHealthy(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
-  ctx.health.proven.add(inst.instanceId);
+  markProven(ctx, inst);
   const due = ctx.health.deferredKills.get(rs.spec.id);
   if (due === undefined) return;
   const kill = due.get(inst.instanceId);
@@ -66,26 +66,16 @@ export function onInstanceHealthy(ctx: InstanceContext, rs: RunSpecState, inst: 
 }
 
 /**
- * After a restart: an instance found running counts for the floor from the start (the core
- * forgot whether it was ever healthy; it ran before, and treating it as new would let a restart
- * during an outage kill every instance at once). So does one found unreachable that had run in
- * its incarnation, once it is Running again: a running core would have kept it counting.
- */
-export function countRecoveredInstance(ctx: InstanceContext, inst: Instance): void {
-  ctx.health.proven.add(inst.instanceId);
-}
-
-/**
  * Whether `inst` counts towards its app's floor: it is Running with goal Running, no kill of it
- * is under way, and it has been healthy since it last started (or was running when the core
- * recovered it). Healthy now or not: an instance that served and fails together with its
+ * is under way, and it has been healthy since it last started (`proven`: stored with it, so a core
+ * that takes over counts the same instances). Healthy now or not: an instance that served and fails together with its
  * siblings is what the floor keeps. One that never passed its checks since it started (a
  * replacement in its grace period, or failing since launch) has shown nothing to keep, and
  * killing it cannot lower the count.
  */
-export function countsForFloor(ctx: InstanceContext, inst: Instance): boolean {
+export function countsForFloor(inst: Instance): boolean {
   return inst.condition === 'Running' && inst.goal === 'Running' && inst.killReason === undefined
-    && inst.killRequestedAtMs === undefined && ctx.health.proven.has(inst.instanceId);
+    && inst.killRequestedAtMs === undefined && inst.proven === true;
 }
 
 /** An app's floor and count right now, for decisions, events and the queue (`heldUnhealthyKills`). */
@@ -101,7 +91,7 @@ export interface FloorState {
 export function floorState(ctx: InstanceContext, spec: RunSpec, instances: Iterable<Instance>): FloorState {
   const { capacity, source } = floorCapacity(spec, ctx.options.unhealthyKillFloor);
   let counted = 0;
-  for (const inst of instances) if (countsForFloor(ctx, inst)) counted++;
+  for (const inst of instances) if (countsForFloor(inst)) counted++;
   return { instances: spec.instances, capacity, source, floor: unhealthyKillFloor(spec.instances, capacity), counted };
 }
 
@@ -115,7 +105,7 @@ function settleDueKills(ctx: InstanceContext, rs: RunSpecState): void {
   const ordered = [...due.keys()].map((id) => rs.instances.get(id)).filter((i): i is Instance => i !== undefined && isKillable(i));
   if (ordered.length === 0) return;
   const state = floorState(ctx, rs.spec, rs.instances.values());
-  const counts = ordered.map((i) => countsForFloor(ctx, i));
+  const counts = ordered.map((i) => countsForFloor(i));
   const verdicts = killsWithinFloor(state.counted, state.floor, counts);
   // The count after this settlement's kills, as the held kills' events report it.
   const counted = state.counted - counts.filter((c, k) => c && verdicts[k]).length;

@@ -163,6 +163,7 @@ export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Ins
   inst.tasks = NO_TASKS;
   inst.healthy = undefined;
   inst.ready = undefined;
+  inst.proven = undefined;
   inst.startedAtMs = undefined;
   inst.unreachableSinceMs = undefined;
   inst.killReason = undefined;
@@ -268,6 +269,17 @@ export function setHealthy(ctx: InstanceContext, inst: Instance, healthy: boolea
   inst.healthy = healthy;
   ctx.state.dirty.add(inst);
   ctx.state.changed.add(inst.runSpecId);
+}
+
+/**
+ * The instance turned healthy in this incarnation: it counts for its app's kill-storm floor from
+ * now on while it runs (health/unhealthy-kill.ts). Written with it, so a core that takes over
+ * knows (`proven`, store format 9); cleared when it is queued again ({@link clearPlacement}).
+ */
+export function markProven(ctx: InstanceContext, inst: Instance): void {
+  if (inst.proven === true) return;
+  inst.proven = true;
+  ctx.state.dirty.add(inst);
 }
 
 /** A readiness check of this incarnation passed. */

@@ -78,6 +78,12 @@ export interface InstanceFields {
   healthy?: boolean;
   /** Readiness of this incarnation (apps with a readiness check): true once a check passed. */
   ready?: boolean;
+  /**
+   * Healthy at least once since it last started (this incarnation): it counts for its app's
+   * kill-storm floor while Running (health/unhealthy-kill.ts `countsForFloor`). Stored (format 9),
+   * so that a core that takes over counts what the one before it counted.
+   */
+  proven?: boolean;
   /** First time the instance was seen Running in this incarnation. */
   startedAtMs?: number;
   unreachableSinceMs?: number;
@@ -102,12 +108,12 @@ export type InstanceOwnFields = Omit<InstanceFields, keyof TargetFields>;
  * and every write through the instance tracker, sees one Task, as before. The tracker makes the
  * Task ({@link keepTasks}) before it changes the condition's time.
  *
- * The launch's facts are private fields; so is the record of the seven fields most instances
+ * The launch's facts are private fields; so is the record of the eight fields most instances
  * never set ({@link InstanceRareFields}: `reservation`, `killReason`, `allocation`, `healthy`,
- * `ready`, `unreachableSinceMs`, `killRequestedAtMs`), and so is the {@link InstanceTarget} the
+ * `ready`, `proven`, `unreachableSinceMs`, `killRequestedAtMs`), and so is the {@link InstanceTarget} the
  * instances of one run spec and definition share (`runSpecId`, `kind`, `runSpecVersion`,
- * `configVersion`, `role`); those twelve are getters (and setters) on the prototype here. An
- * instance's own enumerable properties are {@link InstanceFields}' but `tasks` and those twelve,
+ * `configVersion`, `role`); those thirteen are getters (and setters) on the prototype here. An
+ * instance's own enumerable properties are {@link InstanceFields}' but `tasks` and those thirteen,
  * and {@link toJSON} gives the plain record with all of them. A copy must name them (`{ ...inst,
  * tasks: inst.tasks }` has no `role`): an object spread copies own properties only; copy through
  * `toJSON()` instead. Every field is set in the constructor, in one order, so all instances share
@@ -259,6 +265,15 @@ export class Instance {
     if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('ready', value);
   }
 
+  /** See {@link InstanceFields.proven}. */
+  get proven(): boolean | undefined {
+    return this.#rare?.proven;
+  }
+
+  set proven(value: boolean | undefined) {
+    if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('proven', value);
+  }
+
   /** See {@link InstanceFields.unreachableSinceMs}. */
   get unreachableSinceMs(): number | undefined {
     return this.#rare?.unreachableSinceMs;
@@ -344,7 +359,7 @@ export class Instance {
       instanceId: this.instanceId, runSpecId: this.runSpecId, kind: this.kind, runSpecVersion: this.runSpecVersion,
       configVersion: this.configVersion, incarnation: this.incarnation, goal: this.goal, condition: this.condition,
       conditionSinceMs: this.conditionSinceMs, role: this.role, agent: this.agent, allocation: this.allocation,
-      reservation: this.reservation, tasks: this.peekTasks() as Task[], healthy: this.healthy, ready: this.ready, startedAtMs: this.startedAtMs,
+      reservation: this.reservation, tasks: this.peekTasks() as Task[], healthy: this.healthy, ready: this.ready, proven: this.proven, startedAtMs: this.startedAtMs,
       unreachableSinceMs: this.unreachableSinceMs, killReason: this.killReason, killRequestedAtMs: this.killRequestedAtMs,
     };
   }
@@ -368,11 +383,11 @@ export class Instance {
 const NO_PORTS: readonly number[] = [];
 
 /**
- * The seven fields of an instance that most instances never set: a kill's reason and time, the
- * reservation and allocation of a resident instance, health and readiness (apps with checks),
- * the time it became unreachable. Kept apart, made at the first write of one of them, so that
- * the million Scheduled instances of a big scale-up are 56 bytes (seven pointers) smaller each,
- * with the one pointer here. The 1M queue build of bench:match keeps ~280 MB, and on a machine
+ * The eight fields of an instance that most instances never set: a kill's reason and time, the
+ * reservation and allocation of a resident instance, health, readiness and whether it was ever
+ * healthy in its incarnation (apps with checks), the time it became unreachable. Kept apart, made
+ * at the first write of one of them, so that the million Scheduled instances of a big scale-up
+ * are 56 bytes (seven pointers, before `proven` was added) smaller each, with the one pointer here. The 1M queue build of bench:match keeps ~280 MB, and on a machine
  * where a first touch of a page is slow that memory is most of its time (bench/README.md,
  * "2026-12-01"). Every field is set in the constructor, in one order (one shape).
  */
@@ -382,6 +397,7 @@ class InstanceRareFields {
   allocation: readonly OfferedPool[] | undefined;
   healthy: boolean | undefined;
   ready: boolean | undefined;
+  proven: boolean | undefined;
   unreachableSinceMs: number | undefined;
   killRequestedAtMs: number | undefined;
 
@@ -391,6 +407,7 @@ class InstanceRareFields {
     this.allocation = f.allocation;
     this.healthy = f.healthy;
     this.ready = f.ready;
+    this.proven = f.proven;
     this.unreachableSinceMs = f.unreachableSinceMs;
     this.killRequestedAtMs = f.killRequestedAtMs;
   }
@@ -398,7 +415,7 @@ class InstanceRareFields {
   /** The rare fields `f` sets, or undefined when it sets none of them. */
   static of(f: Pick<InstanceFields, RareField>): InstanceRareFields | undefined {
     if (f.reservation === undefined && f.killReason === undefined && f.allocation === undefined && f.healthy === undefined && f.ready === undefined
-      && f.unreachableSinceMs === undefined && f.killRequestedAtMs === undefined) return undefined;
+      && f.proven === undefined && f.unreachableSinceMs === undefined && f.killRequestedAtMs === undefined) return undefined;
     return new InstanceRareFields(f);
   }
 
@@ -408,7 +425,7 @@ class InstanceRareFields {
   }
 }
 
-type RareField = 'reservation' | 'killReason' | 'allocation' | 'healthy' | 'ready' | 'unreachableSinceMs' | 'killRequestedAtMs';
+type RareField = 'reservation' | 'killReason' | 'allocation' | 'healthy' | 'ready' | 'proven' | 'unreachableSinceMs' | 'killRequestedAtMs';
 
 /** A task just launched (no status yet, Provisioned). Every field set, in one order: all tasks share one object shape. */
 export function newTask(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: ScalarResources, nowMs: number): Task {

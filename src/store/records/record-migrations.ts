@@ -64,6 +64,11 @@ export const RECORD_MIGRATIONS: readonly RecordMigration[] = [
     why: "a deployment may refer to its original and target roots by root version (`{\"rootVersion\": …}`), as Marathon's plan does; records of format 7 stay as they are (their roots held whole remain valid)",
     migrate: (_kind, record) => record,
   },
+  {
+    from: 8,
+    why: "an instance says whether it was healthy at least once in its incarnation (`proven`), which the kill-storm floor counts; an older record running, or unreachable after it had started, gets `proven: true`, as pacer counted such instances after a restart before",
+    migrate: (kind, record) => (kind === 'instance' ? provenIfStarted(record) : record),
+  },
 ];
 
 /**
@@ -99,4 +104,17 @@ function renameAgentProtocols(value: JsonValue): JsonValue {
     out[k] = k === 'protocol' && typeof v === 'string' && Object.hasOwn(AGENT_PROTOCOL_ALIASES, v) ? AGENT_PROTOCOL_ALIASES[v] : renameAgentProtocols(v);
   }
   return out;
+}
+
+/**
+ * 8 → 9: an instance record Running, or Unreachable/UnreachableInactive with a start time, gets
+ * `proven: true` unless it has the field: a pacer of format 8 counted every such instance it
+ * recovered for the kill-storm floor (it did not store whether it had been healthy), and a store
+ * upgraded under a storm goes on counting them. Others are left as they are (not proven).
+ */
+function provenIfStarted(record: JsonValue): JsonValue {
+  if (record === null || typeof record !== 'object' || Array.isArray(record) || 'proven' in record) return record;
+  const condition = record.condition;
+  const started = condition === 'Running' || ((condition === 'Unreachable' || condition === 'UnreachableInactive') && typeof record.startedAtMs === 'number');
+  return started ? { ...record, proven: true } : record;
 }

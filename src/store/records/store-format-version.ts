@@ -24,11 +24,15 @@
  *   Marathon's plan refers to its root versions; the version history keeps such root versions
  *   while the deployment runs. No record of format 7 changes (record-migrations.ts upgrades 7 as it
  *   is: a root held whole stays valid), but a pacer of format 7 would refuse such a reference.
+ * - 9: an instance may say it was healthy at least once in its incarnation (`proven`,
+ *   stored-instance.ts), which the kill-storm floor counts; record-migrations.ts upgrades 8 by
+ *   setting it on records running, or unreachable after they had started (what a pacer of format
+ *   8 counted after a restart), and a pacer of format 8 would refuse the field.
  *
  * Change any stored record type (stored-instance.ts, stored-deployment.ts, spec-records.ts, …)
  * only together with a bump here and a migration from the previous version.
  */
-export const STORE_FORMAT_VERSION = 8;
+export const STORE_FORMAT_VERSION = 9;
 
 /** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
 export const OLDEST_MIGRATABLE_VERSION = 1;

@@ -30,6 +30,8 @@ export interface StoredInstanceV1 {
   readonly tasks: readonly StoredTaskV1[];
   readonly healthy?: boolean;
   readonly ready?: boolean;
+  /** Healthy at least once in this incarnation (since format 9; record-migrations.ts sets it on older running records). */
+  readonly proven?: boolean;
   readonly startedAtMs?: number;
   readonly unreachableSinceMs?: number;
   readonly killReason?: KillReason;
@@ -120,7 +122,7 @@ export function instanceToStored(instance: Instance): StoredInstanceV1 {
     ...defined('reservation', i.reservation === undefined ? undefined : reservationCopy(i.reservation)),
     // Read without making the instance keep an app task it has not made yet (model/instance.ts).
     tasks: i.peekTasks().map(taskToStored),
-    ...defined('healthy', i.healthy), ...defined('ready', i.ready), ...defined('startedAtMs', i.startedAtMs),
+    ...defined('healthy', i.healthy), ...defined('ready', i.ready), ...defined('proven', i.proven), ...defined('startedAtMs', i.startedAtMs),
     ...defined('unreachableSinceMs', i.unreachableSinceMs), ...defined('killReason', i.killReason),
     ...defined('killRequestedAtMs', i.killRequestedAtMs),
   };
@@ -136,7 +138,7 @@ export function instanceFromStored(s: StoredInstanceV1): Instance {
     allocation: s.allocation?.map(poolCopy),
     reservation: s.reservation === undefined ? undefined : reservationCopy(s.reservation),
     tasks: s.tasks.map(taskFromStored),
-    healthy: s.healthy, ready: s.ready, startedAtMs: s.startedAtMs, unreachableSinceMs: s.unreachableSinceMs,
+    healthy: s.healthy, ready: s.ready, proven: s.proven, startedAtMs: s.startedAtMs, unreachableSinceMs: s.unreachableSinceMs,
     killReason: s.killReason, killRequestedAtMs: s.killRequestedAtMs,
   });
 }
@@ -257,7 +259,7 @@ export const STORED_INSTANCE_SCHEMA: JsonSchema = closed(
       }),
     },
     reservation: closed(['agentId', 'role', 'volumes'], { agentId: STRING, role: STRING, volumes: { type: 'array', items: VOLUME } }),
-    tasks: { type: 'array', items: TASK }, healthy: BOOLEAN, ready: BOOLEAN, startedAtMs: NUMBER, unreachableSinceMs: NUMBER,
+    tasks: { type: 'array', items: TASK }, healthy: BOOLEAN, ready: BOOLEAN, proven: BOOLEAN, startedAtMs: NUMBER, unreachableSinceMs: NUMBER,
     killReason: { enum: KILL_REASONS }, killRequestedAtMs: NUMBER,
   },
 );

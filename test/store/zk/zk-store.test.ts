@@ -147,12 +147,15 @@ t.test('a format 1 store is migrated (AGENT_* protocols), written back, and stam
   t.notOk(raw.includes('AGENT_HTTP'), 'the migrated record was written back');
 });
 
-t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated record by record to the current format (3, then 4: roots by reference, then 6: deployments by reference, then 7: a taskFailure znode, then 8) and written back', { skip }, async (t) => {
+t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated record by record to the current format (3, then 4: roots by reference, then 6: deployments by reference, then 7: a taskFailure znode, then 8, then 9: running instances proven) and written back', { skip }, async (t) => {
   const server = await zookeeper();
   const read = (format: number): StoreDump => JSON.parse(readFileSync(repoPath(`test/fixtures/store/format-${format}.json`), 'utf8')) as StoreDump;
-  // Format 8 changes no record (a deployment written since may refer to its roots by version; a migrated one keeps them whole): format 7's records are the migration's result.
-  const [two, seven] = [read(2), read(7)];
-  const current = { ...seven, format: STORE_FORMAT_VERSION };
+  // Format 8 changes no record (a deployment written since may refer to its roots by version; a
+  // migrated one keeps them whole): format 7's records are the migration's result, with format
+  // 9's `proven: true` on each instance that had started (format-9.json's instances).
+  const [two, seven, nine] = [read(2), read(7), read(9)];
+  const ninth = new Map(nine.records.filter((r) => r.kind === 'instance').map((r) => [r.key, r]));
+  const current = { ...seven, format: STORE_FORMAT_VERSION, records: seven.records.map((r) => (r.kind === 'instance' ? ninth.get(r.key) ?? r : r)) };
   const url = freshUrl(server);
   const writer = await ZkStore.open(url, ZK_OPTIONS);
   for (const r of two.records) writer.putRecordText(r.kind, r, recordText(r));

@@ -35,6 +35,7 @@ const INSTANCE: Check = fields({
   tasks: arrayOf(TASK),
   healthy: optional(bool),
   ready: optional(bool),
+  proven: optional(bool),
   startedAtMs: optional(nonNegative),
   unreachableSinceMs: optional(nonNegative),
   killRequestedAtMs: optional(nonNegative),

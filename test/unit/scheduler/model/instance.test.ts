@@ -102,12 +102,12 @@ t.test('the fields a placement touches come first in the layout, those it does n
   t.strictSame(Object.keys(scheduled()), ['incarnation', 'agent', 'condition', 'conditionSinceMs', 'goal', 'instanceId', 'startedAtMs']);
 });
 
-t.test('the seven fields most instances never set live in a record made at the first write of one', async (t) => {
-  type Rare = 'reservation' | 'killReason' | 'allocation' | 'healthy' | 'ready' | 'unreachableSinceMs' | 'killRequestedAtMs';
+t.test('the eight fields most instances never set live in a record made at the first write of one', async (t) => {
+  type Rare = 'reservation' | 'killReason' | 'allocation' | 'healthy' | 'ready' | 'proven' | 'unreachableSinceMs' | 'killRequestedAtMs';
   const pool = { role: '*', resources: RESOURCES } as unknown as OfferedPool;
   const cases: readonly [Rare, unknown][] = [
     ['reservation', { agentId: 'agent-1', role: 'db', volumes: [] }], ['killReason', 'scale-down'], ['allocation', [pool]], ['healthy', false], ['ready', true],
-    ['unreachableSinceMs', T0 + 7], ['killRequestedAtMs', T0 + 9],
+    ['proven', true], ['unreachableSinceMs', T0 + 7], ['killRequestedAtMs', T0 + 9],
   ];
   for (const [field, value] of cases) {
     const inst = scheduled();
