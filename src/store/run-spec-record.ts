@@ -233,7 +233,7 @@ function convertStored(kind: 'app' | 'pod', json: Readonly<Record<string, unknow
   const versionInfo = versionInfoOf(json.versionInfo, json.version);
   if (versionInfo === undefined) return fail(`${kind} ${id}: versionInfo is not two timestamps`);
   const role = typeof json.role === 'string' ? json.role : '*';
-  const ctx = { defaultRole: role, previousRole: role, versionIso: json.version };
+  const ctx = { defaultRole: role, previousRole: role, versionIso: json.version, storedRecord: true };
   const result: ConvertResult<RunSpec> = kind === 'app' ? appFromWire(json, ctx) : podFromWire(json, ctx);
   if (!result.ok) return fail(`${kind} ${id}: ${result.errors.map((e) => `${e.path}: ${e.errors.join(', ')}`).join('; ')}`);
   return { ok: true, value: { ...result.spec, versionInfo } };

@@ -25,14 +25,16 @@ export function destroyVolumeDirs(sandboxRoot: string, agentId: string, volumes:
 
 /**
  * Link each volume into a task's sandbox at its `containerPath` (relative to the sandbox; a
- * leading `/` is dropped, and a path that climbs out with `..` is not linked).
+ * leading `/` is dropped, and a path with a `.` or `..` segment, or that names the sandbox itself,
+ * is not linked: `.` would have replaced the sandbox, and the failed removal stopped pacer).
  */
 export function mountVolumes(sandboxRoot: string, agentId: string, sandbox: string, volumes: readonly PersistentVolume[]): void {
   if (volumes.length === 0) return;
   makeDirs(sandbox);
   for (const v of volumes) {
     const path = v.containerPath.replace(/^\/+/, '');
-    if (path === '' || path.split('/').includes('..')) continue;
+    const segments = path.split('/').filter((s) => s !== '');
+    if (segments.length === 0 || segments.some((s) => s === '.' || s === '..')) continue;
     const target = volumeDir(sandboxRoot, agentId, v.persistenceId);
     makeDirs(target);
     const link = join(sandbox, path);

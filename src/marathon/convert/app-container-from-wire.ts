@@ -13,17 +13,18 @@ const TYPES = ['MESOS', 'DOCKER'] as const;
  * (the image and the Docker settings; its deprecated `network` and `portMappings` are read by the
  * networks and ports converters), `volumes`, `linuxInfo`, and the app's `portMappings` (already
  * normalized by the ports converter). Without a given container, container and bridge networking
- * still need one to hold their port mappings: `{type: MESOS}`.
+ * still need one to hold their port mappings: `{type: MESOS}`. `storedRecord`: a stored definition,
+ * read without the persistent volume rules added since (`appVolumesFromWire`).
  */
 export function appContainerFromWire(
-  container: WireObject | undefined, portMappings: readonly PortMapping[], needsOne: boolean,
+  container: WireObject | undefined, portMappings: readonly PortMapping[], needsOne: boolean, storedRecord = false,
 ): AppContainer | undefined {
   if (container === undefined) return needsOne ? { type: 'MESOS', portMappings } : undefined;
   const type = container.optionalString('type');
   const knownType = TYPES.find((t) => t === type);
   if (type !== undefined && knownType === undefined) container.fail('type', `type must be one of ${TYPES.join(', ')}`);
   const docker = dockerOf(container);
-  const volumes = appVolumesFromWire(container);
+  const volumes = appVolumesFromWire(container, storedRecord);
   const linuxInfo = linuxInfoFromWire(container);
   // No type: Marathon's RAML default, DOCKER, when the container has `docker` settings; one
   // without them cannot be a Docker container and is a Mesos one (Marathon would refuse it).

@@ -58,7 +58,7 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
   const containerObj = app.child('container');
   const networks = appNetworksFromWire(app, containerObj, ctx);
   const ports = appPortsFromWire(app, containerObj, networks.mode, networks.discoveryMappings);
-  const container = appContainerFromWire(containerObj, ports.portMappings, networks.mode !== 'host');
+  const container = appContainerFromWire(containerObj, ports.portMappings, networks.mode !== 'host', ctx.storedRecord === true);
   const resident = hasVolume(container, 'persistent');
   const slots = appPortSlots({ networks: networks.networks, portDefinitions: ports.portDefinitions, container });
   const labels = stringMapFromWire(app, 'labels').values;

@@ -18,4 +18,11 @@ export interface ConvertContext {
   readonly previousRole?: string;
   /** `--default_network_name`: the name given to `container` networks declared without one. */
   readonly defaultNetworkName?: string;
+  /**
+   * The definition is a stored record, read back as it was accepted: the rules pacer added after
+   * accepting such definitions (an app's persistent volume rules, `volumes-from-wire.ts`) are not
+   * applied to it, so a record an older pacer stored still loads instead of being set aside, with
+   * every root version that holds it.
+   */
+  readonly storedRecord?: boolean;
 }

@@ -15,24 +15,28 @@ const PERSISTENT_TYPES = ['root', 'path', 'mount'] as const;
 /**
  * Reads an app's `container.volumes` (Marathon's `AppVolume`): each has a `containerPath` and is a
  * persistent volume (`persistent`), an external one (`external`), a secret (`secret`) or a host
- * path (`hostPath`); `mode` `RO` or `RW` when given. Undefined when absent.
+ * path (`hostPath`); `mode` `RO` or `RW` when given. Undefined when absent. A persistent volume
+ * follows Marathon's rules (below), except in a stored record (`storedRecord`): pacer accepted
+ * any before these rules, and such a record still loads (the local cluster does not link a volume at
+ * a path that is not inside the sandbox, `mountVolumes`).
  */
-export function appVolumesFromWire(container: WireObject): AppVolume[] | undefined {
+export function appVolumesFromWire(container: WireObject, storedRecord = false): AppVolume[] | undefined {
   const list = container.array('volumes');
   if (list === undefined) return undefined;
   return list.flatMap((item, i) => {
     const v = WireObject.of(item, childPointer(container.pathOf('volumes'), i), container.sink);
-    const volume = v === undefined ? undefined : appVolumeOf(v);
+    const volume = v === undefined ? undefined : appVolumeOf(v, storedRecord);
     return volume === undefined ? [] : [volume];
   });
 }
 
-function appVolumeOf(v: WireObject): AppVolume | undefined {
+function appVolumeOf(v: WireObject, storedRecord: boolean): AppVolume | undefined {
   const containerPath = v.requiredString('containerPath');
   const mode = readModeOf(v);
   const withMode = mode === undefined ? {} : { mode };
   if (v.has('persistent')) {
     const persistent = persistentOf(v);
+    if (!storedRecord) persistentVolumeRules(v, containerPath, mode, persistent);
     return containerPath === undefined || persistent === undefined ? undefined : { kind: 'persistent', containerPath, persistent, ...withMode };
   }
   if (v.has('external')) {
@@ -49,6 +53,27 @@ function appVolumeOf(v: WireObject): AppVolume | undefined {
   }
   const hostPath = v.optionalString('hostPath');
   return containerPath === undefined || hostPath === undefined ? undefined : { kind: 'host', containerPath, hostPath, ...withMode };
+}
+
+/**
+ * Marathon's rules for an app's persistent volume (`AppValidation.validPersistentVolume`): its
+ * `containerPath` is one segment of the sandbox, neither `.` nor `..` nor anything with a `/`
+ * (the volume is mounted at `<sandbox>/<containerPath>`: `.` was the sandbox itself, and on the
+ * local cluster the launch that linked the volume there failed and stopped pacer); its mode is
+ * RW; only a mount volume has a `maxSize`, above its `size`; a root volume has no constraints.
+ */
+function persistentVolumeRules(
+  v: WireObject, containerPath: string | undefined, mode: ReadMode | undefined, info: PersistentVolumeInfo | undefined,
+): void {
+  if (containerPath === '.' || containerPath === '..') v.fail('containerPath', 'must not be one of (., ..)');
+  else if (containerPath?.includes('/') === true) v.fail('containerPath', 'value must not contain "/"');
+  if (mode !== undefined && mode !== 'RW') v.fail('mode', `got ${mode}, expected RW: a persistent volume is read-write`);
+  const p = v.child('persistent');
+  if (info === undefined || p === undefined) return;
+  // `validPersistentInfo`, with Marathon's messages:
+  if (info.maxSize !== undefined && info.type !== 'mount') p.fail('maxSize', 'Only mount volumes can have maxSize');
+  else if (info.maxSize !== undefined && info.maxSize <= info.size) p.fail('maxSize', 'Max size must be larger than size');
+  if ((info.type ?? 'root') === 'root' && info.constraints.length > 0) p.fail('constraints', 'Constraints on root volumes are not supported');
 }
 
 function readModeOf(v: WireObject): ReadMode | undefined {

@@ -832,6 +832,60 @@ const errorCases: readonly ErrorCase[] = [
     message: 'Resident apps cannot have the role *',
   },
   {
+    name: 'persistent volume at containerPath . (the sandbox itself)',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: '.', mode: 'RW', persistent: { size: 1 } }] } }),
+    path: '/container/volumes/0/containerPath',
+    message: 'must not be one of (., ..)',
+  },
+  {
+    name: 'persistent volume at containerPath ..',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: '..', mode: 'RW', persistent: { size: 1 } }] } }),
+    path: '/container/volumes/0/containerPath',
+    message: 'must not be one of (., ..)',
+  },
+  {
+    name: 'persistent volume at containerPath ./',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: './', mode: 'RW', persistent: { size: 1 } }] } }),
+    path: '/container/volumes/0/containerPath',
+    message: 'value must not contain "/"',
+  },
+  {
+    name: 'persistent volume at containerPath a/b',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: 'a/b', mode: 'RW', persistent: { size: 1 } }] } }),
+    path: '/container/volumes/0/containerPath',
+    message: 'value must not contain "/"',
+  },
+  {
+    name: 'persistent volume at an absolute containerPath',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: '/data', mode: 'RW', persistent: { size: 1 } }] } }),
+    path: '/container/volumes/0/containerPath',
+    message: 'value must not contain "/"',
+  },
+  {
+    name: 'persistent volume read-only',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: 'data', mode: 'RO', persistent: { size: 1 } }] } }),
+    path: '/container/volumes/0/mode',
+    message: 'got RO, expected RW: a persistent volume is read-write',
+  },
+  {
+    name: 'persistent root volume with maxSize',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: 'data', mode: 'RW', persistent: { size: 1, maxSize: 5 } }] } }),
+    path: '/container/volumes/0/persistent/maxSize',
+    message: 'Only mount volumes can have maxSize',
+  },
+  {
+    name: 'persistent mount volume with maxSize not above size',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: 'data', mode: 'RW', persistent: { type: 'mount', size: 5, maxSize: 5 } }] } }),
+    path: '/container/volumes/0/persistent/maxSize',
+    message: 'Max size must be larger than size',
+  },
+  {
+    name: 'persistent root volume with constraints',
+    json: makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes: [{ containerPath: 'data', mode: 'RW', persistent: { size: 1, constraints: [['path', 'LIKE', 'ssd']] } }] } }),
+    path: '/container/volumes/0/persistent/constraints',
+    message: 'Constraints on root volumes are not supported',
+  },
+  {
     name: 'resident app with an enabled unreachableStrategy',
     json: makeAppJson({ id: '/dev/db', role: 'dev', container: PERSISTENT, unreachableStrategy: { inactiveAfterSeconds: 0, expungeAfterSeconds: 0 } }),
     path: '/unreachableStrategy',
@@ -896,4 +950,14 @@ t.test('every problem is reported at once, one entry per path', async (t) => {
     role: 'other',
   });
   t.strictSame(errors.map((e) => e.path), ['/id', '/', '/instances', '/cpus', '/constraints/0']);
+});
+
+t.test('persistent volumes Marathon accepts: one relative segment, RW, maxSize above size on a mount volume, constraints on a path volume', async (t) => {
+  const volumes = [
+    { containerPath: 'data', mode: 'RW', persistent: { type: 'mount', size: 1, maxSize: 2 } },
+    { containerPath: 'logs', persistent: { type: 'path', size: 1, constraints: [['path', 'LIKE', 'ssd']] } },
+    { containerPath: '.cache', mode: 'RW', persistent: { size: 1 } },
+  ];
+  const result = appFromWire(makeAppJson({ id: '/dev/db', role: 'dev', container: { type: 'MESOS', volumes } }), CTX);
+  t.ok(result.ok, JSON.stringify(result));
 });
