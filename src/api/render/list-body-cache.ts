@@ -1,6 +1,7 @@
 import { isAscii } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { acceptsGzip, COMPRESSION_THRESHOLD_BYTES, gzipChunks } from '../compression';
 
 /** Answers kept per {@link ListBodyCache} (one per list route and server). */
 export const LIST_BODY_CACHE_ENTRIES = 4;
@@ -55,8 +56,10 @@ interface Entry {
   readonly suffix: string;
   readonly segments: readonly Segment[];
   readonly body: ListBody;
-  /** Bytes of the segments (what the entry holds). */
-  readonly bytes: number;
+  /** Bytes of the segments and of the kept gzip (what the entry holds). */
+  bytes: number;
+  /** The gzip of `body`, made at its first compressed read ({@link ListBodyCache.gzipOf}). */
+  gzip?: Promise<Buffer>;
 }
 
 /**
@@ -77,8 +80,13 @@ interface Entry {
  *
  * A kept answer is never stale: whatever changed gives a new part, hence a new segment. Bounded:
  * at most {@link LIST_BODY_CACHE_ENTRIES} answers and {@link LIST_BODY_CACHE_BYTES} bytes of
- * segments (an answer replaces the last one of its key, whose segments it reuses), the least
- * recently answered dropped first; an answer bigger than the bound is not kept.
+ * segments and gzips (an answer replaces the last one of its key, whose segments it reuses), the
+ * least recently answered dropped first; an answer bigger than the bound is not kept.
+ *
+ * The gzip of a kept answer ({@link gzipOf}, for clients that accept it: compression.ts) is made
+ * once, at its first compressed read, and kept beside it until the answer is replaced or dropped:
+ * an unchanged list is compressed once, not per read. A changed list is compressed whole again
+ * (gzip has no segments to reuse), at zlib's fastest level, off the event loop.
  */
 export class ListBodyCache {
   private readonly entries = new Map<string, Entry>();
@@ -111,6 +119,49 @@ export class ListBodyCache {
     return entry.body;
   }
 
+  /**
+   * The gzip of `body`, an answer {@link body} gave: the one kept beside it while it is kept (made
+   * at the first call; reads meanwhile wait for the same one), counted in the bytes bound; a body
+   * no longer kept (replaced, dropped, or bigger than the bound) is compressed for this read only.
+   */
+  gzipOf(body: ListBody): Promise<Buffer> {
+    let key: string | undefined;
+    let entry: Entry | undefined;
+    for (const [k, e] of this.entries) {
+      if (e.body === body) {
+        key = k;
+        entry = e;
+      }
+    }
+    if (key === undefined || entry === undefined) return gzipChunks(body.chunks);
+    if (entry.gzip !== undefined) return entry.gzip;
+    const kept = entry;
+    const keptKey = key;
+    kept.gzip = gzipChunks(body.chunks).then((gz) => {
+      // Dropped or replaced meanwhile: nothing to count (the reads waiting get it all the same).
+      if (this.entries.get(keptKey) !== kept) return gz;
+      kept.bytes += gz.length;
+      this.bytes += gz.length;
+      for (const [oldKey, old] of this.entries) {
+        if (this.bytes <= this.maxBytes) break;
+        if (old === kept) continue;
+        this.entries.delete(oldKey);
+        this.bytes -= old.bytes;
+      }
+      if (this.bytes > this.maxBytes) {
+        // The answer and its gzip alone are over the bound: the gzip is not kept.
+        kept.bytes -= gz.length;
+        this.bytes -= gz.length;
+        kept.gzip = undefined;
+      }
+      return gz;
+    }, (err: unknown) => {
+      kept.gzip = undefined;
+      throw err;
+    });
+    return kept.gzip;
+  }
+
   /** Answers kept and their bytes (for tests). */
   size(): { readonly entries: number; readonly bytes: number } {
     return { entries: this.entries.size, bytes: this.bytes };
@@ -120,10 +171,15 @@ export class ListBodyCache {
 /**
  * Sends a list answer as JSON (`application/json; charset=utf-8`): one chunk as it is; more as a
  * stream of the chunks with the answer's `content-length` (the same bytes and headers as one
- * buffer would give, no chunked encoding).
+ * buffer would give, no chunked encoding). With `gzips` (compression on: compression.ts), a GET
+ * of at least {@link COMPRESSION_THRESHOLD_BYTES} bytes whose client accepts gzip is answered
+ * the gzip `gzips` keeps of it, with `Content-Encoding: gzip` and `Vary: accept-encoding`.
  */
-export function sendListBody(reply: FastifyReply, body: ListBody): FastifyReply {
+export function sendListBody(reply: FastifyReply, body: ListBody, gzips?: Pick<ListBodyCache, 'gzipOf'>): FastifyReply | Promise<FastifyReply> {
   void reply.type('application/json; charset=utf-8');
+  if (gzips !== undefined && body.length >= COMPRESSION_THRESHOLD_BYTES && acceptsGzip(reply.request)) {
+    return gzips.gzipOf(body).then((gz) => reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(gz));
+  }
   if (body.chunks.length === 1) return reply.send(body.chunks[0]);
   let next = 0;
   const chunks = body.chunks;
