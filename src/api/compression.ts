@@ -66,8 +66,8 @@ export function acceptsGzip(req: FastifyRequest): boolean {
 
 /**
  * zlib's level for a kept list answer's gzip ({@link gzipChunks}): the fastest. A list's gzip is
- * made again after each change of the list, so its cost counts more than the last few percent of
- * size (measured in bench/README.md: 10,000 apps).
+ * made again whole after each change of the list, so its cost counts more than the last few
+ * percent of size (`npm run bench:api -- --only lists --accept-encoding gzip` measures the reads).
  */
 export const LIST_GZIP_LEVEL = zlibConstants.Z_BEST_SPEED;
 
