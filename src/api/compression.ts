@@ -1,5 +1,5 @@
 import { createGzip, constants as zlibConstants } from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import { negotiate } from '@fastify/accept-negotiator';
 
@@ -26,6 +26,8 @@ const ENCODINGS: ['gzip'] = ['gzip'];
  *   (Marathon excludes that type from its handler too).
  * - Request bodies are never inflated (`globalDecompression: false`): a compressed request
  *   body stays refused with 415 (server.ts, `refuseEncodedBodies`).
+ * - An answer above the library's `syncThreshold` (8 KiB on a 2-core machine, 4 KiB from 3) is
+ *   compressed as a stream, on libuv's thread pool, not on the event loop.
  * - The big lists (`GET /v2/apps`, `GET /v2/tasks`) send the gzip kept beside their kept answer
  *   themselves (list-body-cache.ts); the library passes an answer that has its
  *   `Content-Encoding` already through.
@@ -48,6 +50,16 @@ export function installCompression(app: FastifyInstance): void {
   }, (err) => {
     if (err !== undefined) throw err;
   });
+}
+
+/**
+ * Sends `reply`'s answer as it is, though its client accepts gzip: the library's own opt-out, the
+ * `x-no-compression` request header, set on the request (a big list whose gzip is not made yet:
+ * list-body-cache.ts `sendListBody`). The answer varies with Accept-Encoding all the same.
+ */
+export function sendUncompressed(reply: FastifyReply): void {
+  reply.request.headers['x-no-compression'] = 'pacer';
+  void reply.header('vary', 'accept-encoding');
 }
 
 const GZIP_ALIASES = /\*|x-gzip/g;

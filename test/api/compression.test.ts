@@ -2,10 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { ApiConfig } from '../../src/api/api-deps';
-import { COMPRESSION_THRESHOLD_BYTES } from '../../src/api/compression';
-import { ListBodyCache } from '../../src/api/render/list-body-cache';
+import { COMPRESSION_THRESHOLD_BYTES, installCompression } from '../../src/api/compression';
+import { ListBodyCache, sendListBody } from '../../src/api/render/list-body-cache';
 import { makeApp } from '../builders/run-spec-builders';
 import { makeApi, type ApiFixture } from './api-fixture';
 import { RawSseClient } from './events/raw-sse-client';
@@ -197,4 +197,52 @@ t.test('a kept list: its gzip is made once for an unchanged answer, again after 
   t.equal(tight.size().bytes, kept, 'a gzip that does not fit the bound is not kept');
   t.ok(gunzipSync(gz).length > 0, 'but answered');
   t.not(await tight.gzipOf(big), gz, 'and made again for the next read');
+});
+
+t.test('a big kept list whose gzip is not made yet goes as it is, with Vary; the reads after it get the gzip', async (t) => {
+  // A list of 100,000 tasks compressed again after each change cost a read ~600 ms: a read never
+  // waits for the gzip of an answer above the cache's gzipWaitBytes (list-body-cache.ts).
+  const app = Fastify();
+  t.teardown(() => app.close());
+  installCompression(app);
+  const cache = new ListBodyCache(4, 1024 * 1024, 64, 2048);
+  const pieces = Array.from({ length: 200 }, (_, i) => ({ key: `/a${i}`, parts: [`{"id":"/a${i}","cmd":"sleep 3600"}`] }));
+  app.get('/list', (_req, reply) => sendListBody(reply, cache.body('q', '{"apps":[', pieces, ']}'), cache));
+  // Below the wait bound: the first compressed read waits for its gzip.
+  const small = new ListBodyCache(4, 1024 * 1024, 64, 1024 * 1024);
+  app.get('/small', (_req, reply) => sendListBody(reply, small.body('q', '{"apps":[', pieces, ']}'), small));
+  const plain = await app.inject({ method: 'GET', url: '/list' });
+  t.ok(plain.rawPayload.length > 2048, `the answer (${plain.rawPayload.length} bytes) is above the wait bound`);
+  const first = await app.inject({ method: 'GET', url: '/list', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(first.headers['content-encoding'], undefined, 'the first compressed read: sent as it is');
+  t.equal(first.headers.vary, 'accept-encoding', 'saying that it varies');
+  t.ok(first.rawPayload.equals(plain.rawPayload), 'the plain answer, exactly');
+  const body = cache.body('q', '{"apps":[', pieces, ']}');
+  await waitUntil(() => cache.readyGzip(body) !== undefined, 'its gzip made meanwhile');
+  const next = await app.inject({ method: 'GET', url: '/list', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(next.headers['content-encoding'], 'gzip', 'the next read: gzipped');
+  t.ok(gunzipSync(next.rawPayload).equals(plain.rawPayload), 'decompressing to the plain answer');
+
+  const waited = await app.inject({ method: 'GET', url: '/small', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(waited.headers['content-encoding'], 'gzip', 'an answer within the wait bound: gzipped at its first read');
+});
+
+t.test('a big answer the library compresses goes to zlib as a stream (off the event loop: its syncThreshold), decompressing to the plain answer', async (t) => {
+  const app = Fastify();
+  t.teardown(() => app.close());
+  installCompression(app);
+  const text = JSON.stringify({ items: Array.from({ length: 4000 }, (_, i) => ({ id: `/item-${i}`, cmd: 'sleep 3600' })) });
+  app.get('/big', (_req, reply) => reply.type('application/json').send(text));
+  app.get('/medium', (_req, reply) => reply.type('application/json').send(text.slice(0, 3000)));
+  t.ok(Buffer.byteLength(text) > 64 * 1024, 'the answer is above the library\'s syncThreshold whatever the cores');
+  const big = await app.inject({ method: 'GET', url: '/big', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(big.headers['content-encoding'], 'gzip');
+  t.equal(big.headers['content-length'], undefined, 'streamed: no length known before zlib is done');
+  t.equal(gunzipSync(big.rawPayload).toString('utf8'), text, 'the plain answer');
+  const medium = await app.inject({ method: 'GET', url: '/medium', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(medium.headers['content-encoding'], 'gzip', 'one under 4 KiB (the library\'s smallest syncThreshold): gzipped too');
+  t.ok(medium.headers['content-length'] !== undefined, 'in one piece, its length known');
+  const plain = await app.inject({ method: 'GET', url: '/big' });
+  t.equal(plain.headers['content-encoding'], undefined, 'without Accept-Encoding: as it is');
+  t.equal(plain.body, text);
 });
