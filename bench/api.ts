@@ -109,6 +109,8 @@ export interface ApiBenchOptions {
   readonly tasksRightAfter?: boolean;
   /** `lists`: only the list reads (`GET /v2/apps`, `GET /v2/tasks`), with their set-up; `ping`: only the `/ping` phase (the baseline and pacer), nothing deployed; `all` (default): every phase. */
   readonly only?: 'all' | 'lists' | 'ping';
+  /** `--accept-encoding`: the `Accept-Encoding` of every list read (`GET /v2/apps`, `/v2/tasks`); `identity` (default): none sent. */
+  readonly acceptEncoding?: 'identity' | 'gzip';
 }
 
 export const DEFAULT_API_BENCH_OPTIONS: ApiBenchOptions = {
@@ -194,7 +196,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
     const cpu0 = process.cpuUsage();
     const n = amount ?? o.requestsPerLoad;
     const lists = kind.type === 'get' && kind.path !== '/ping';
-    const r = await client.load({ url, connections, kind, keepTimes: lists, ...(n !== undefined ? { amount: n } : { durationS: o.seconds }) });
+    const r = await client.load({ url, connections, kind: lists ? { ...kind, ...listHeaders(o) } : kind, keepTimes: lists, ...(n !== undefined ? { amount: n } : { durationS: o.seconds }) });
     const cpu = process.cpuUsage(cpu0);
     if ('error' in r) throw new Error(`${name}: ${String((r as { error: unknown }).error)}`);
     const figure = { name, connections, ...r, cpuUsPerRequest: Math.round((cpu.user + cpu.system) / Math.max(1, r.ok2xx)), gc: gc.stop() };
@@ -411,7 +413,7 @@ async function readsAfterChanges(session: RunSession, client: LoadClient, url: s
   const clientCpus = paths.map(() => 0);
   for (const path of paths) {
     for (let i = 0; i < POLL_WARMUP_READS; i++) {
-      const r = await client.read(`${url}${path}`);
+      const r = await client.read(`${url}${path}`, listHeaders(o).headers);
       if ('error' in r || r.status !== 200) problems.push(`${path} (a warm-up read): not answered 200`);
     }
   }
@@ -428,7 +430,7 @@ async function readsAfterChanges(session: RunSession, client: LoadClient, url: s
     if (!runUntilRunning(session, running)) problems.push(`the scale of ${id} did not get to Running`);
     for (let k = 0; k < paths.length; k++) {
       const cpu0 = process.cpuUsage();
-      const r = await client.read(`${url}${paths[k]}`);
+      const r = await client.read(`${url}${paths[k]}`, listHeaders(o).headers);
       const cpu = process.cpuUsage(cpu0);
       if ('error' in r || r.status !== 200) problems.push(`${paths[k]} after change ${i}: not answered 200`);
       else {
@@ -442,6 +444,11 @@ async function readsAfterChanges(session: RunSession, client: LoadClient, url: s
     name: `GET ${path}`, changes: times[k].length, p50Ms: times[k].length === 0 ? 0 : quantile([...times[k]], 0.5), maxMs: Math.max(0, ...times[k]), timesMs: times[k],
     cpuUsPerRequest: Math.round(cpus[k] / Math.max(1, times[k].length)), clientCpuUsPerRequest: Math.round(clientCpus[k] / Math.max(1, times[k].length)),
   }));
+}
+
+/** The headers of a list read: `Accept-Encoding` with `--accept-encoding gzip`, none by default. */
+function listHeaders(o: ApiBenchOptions): { headers?: Readonly<Record<string, string>> } {
+  return o.acceptEncoding === undefined || o.acceptEncoding === 'identity' ? {} : { headers: { 'accept-encoding': o.acceptEncoding } };
 }
 
 /** Reads of each list before the one-app changes, so that the poller's own code is warm (its first reads took 35–70 ms of a static answer). */
@@ -606,6 +613,7 @@ export const API_BENCH_USAGE: BenchUsage = {
     'settle-ms': { kind: 'int', help: 'ms the server stays idle after each set-up before its reads', default: 0, min: 0 },
     'tasks-right-after': { kind: 'flag', help: 'one GET /v2/tasks right after the first set-up, before the pass that keeps the apps ahead has run (reported, not judged)' },
     only: { kind: 'choice', help: 'lists: only the list reads and their set-up; ping: only /ping', default: DEFAULT_API_BENCH_OPTIONS.only ?? 'all', choices: ['all', 'lists', 'ping'] },
+    'accept-encoding': { kind: 'choice', help: 'Accept-Encoding of the list reads (GET /v2/apps, /v2/tasks): gzip asks for compressed answers, identity sends none', default: 'identity', choices: ['identity', 'gzip'] },
   },
 };
 
@@ -616,6 +624,7 @@ export function readApiBenchArgs(argv: readonly string[]): ApiBenchOptions {
     apps: a.int('apps'), instances: a.int('instances'), moreApps: a.int('more-apps'), agents: a.int('agents'), seconds: a.int('seconds'), connections: a.int('connections'),
     creates: a.int('creates'), coreSamples: a.int('core-samples'), subscribers: a.int('subscribers'), events: a.int('events'), listChanges: a.int('list-changes'),
     pingRounds: a.int('rounds'), settleMs: a.int('settle-ms'), tasksRightAfter: a.flag('tasks-right-after'), only: a.text('only') as ApiBenchOptions['only'],
+    acceptEncoding: a.text('accept-encoding') as ApiBenchOptions['acceptEncoding'],
   };
 }
 

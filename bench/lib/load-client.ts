@@ -17,7 +17,8 @@ export interface LoadSpec {
   /** Seconds to run (`duration`), or a number of requests (`amount`): exactly one of the two. */
   readonly durationS?: number;
   readonly amount?: number;
-  readonly kind: { readonly type: 'get'; readonly path: string } | { readonly type: 'create-apps' | 'delete-apps'; readonly prefix: string };
+  /** `headers`: sent with each GET (bench:api's `--accept-encoding` on the list reads). */
+  readonly kind: { readonly type: 'get'; readonly path: string; readonly headers?: Readonly<Record<string, string>> } | { readonly type: 'create-apps' | 'delete-apps'; readonly prefix: string };
   /** Return every answer's time in {@link LoadResult.timesMs} (list loads: a few hundred answers). */
   readonly keepTimes?: boolean;
 }
@@ -80,7 +81,7 @@ export interface ReadResult {
 }
 
 type Request =
-  | { readonly to: 'load'; readonly spec: LoadSpec } | { readonly to: 'read'; readonly url: string }
+  | { readonly to: 'load'; readonly spec: LoadSpec } | { readonly to: 'read'; readonly url: string; readonly headers?: Readonly<Record<string, string>> }
   | { readonly to: 'subscribe'; readonly port: number; readonly count: number; readonly query: string } | { readonly to: 'counts' };
 
 /** The load process, started by {@link startLoadClient}. */
@@ -103,8 +104,8 @@ export class LoadClient {
    * the answer. Not an autocannon run: a run of one request counts autocannon's own start (10–60
    * ms of the load process's CPU, measured against a static answer of the same size) in its time.
    */
-  read(url: string): Promise<ReadResult | { readonly error: string }> {
-    return this.ask({ to: 'read', url }) as Promise<ReadResult | { readonly error: string }>;
+  read(url: string, headers?: Readonly<Record<string, string>>): Promise<ReadResult | { readonly error: string }> {
+    return this.ask({ to: 'read', url, ...(headers === undefined ? {} : { headers }) }) as Promise<ReadResult | { readonly error: string }>;
   }
 
   /** Opens `count` subscribers to `/v2/events?<query>` on 127.0.0.1:`port`; resolves once all are connected. */
@@ -168,7 +169,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const base = { url: spec.url, connections: spec.connections, ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.durationS ?? 10 }) };
   const kind = spec.kind;
   const requests: autocannon.Request[] = kind.type === 'get'
-    ? [{ method: 'GET', path: kind.path }]
+    ? [{ method: 'GET', path: kind.path, ...(kind.headers === undefined ? {} : { headers: { ...kind.headers } }) }]
     : kind.type === 'create-apps'
       ? [{
         method: 'POST', path: '/v2/apps', headers: { 'content-type': 'application/json' },
@@ -202,11 +203,11 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 /** The poller's connection ({@link LoadClient.read}), kept alive between reads. */
 const pollAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-function read(url: string): Promise<ReadResult> {
+function read(url: string, headers?: Readonly<Record<string, string>>): Promise<ReadResult> {
   return new Promise((resolve, reject) => {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const req = http.get(url, { agent: pollAgent }, (res) => {
+    const req = http.get(url, { agent: pollAgent, ...(headers === undefined ? {} : { headers }) }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => void (bytes += chunk.length));
       res.on('end', () => {
@@ -272,7 +273,7 @@ if (require.main === module && process.argv[2] === '--load-client') {
   process.on('message', (request: Request) => {
     const reply = (value: unknown): void => void process.send?.(value);
     if (request.to === 'load') runLoad(request.spec).then(reply, (err: Error) => reply({ error: err.message }));
-    else if (request.to === 'read') read(request.url).then(reply, (err: Error) => reply({ error: err.message }));
+    else if (request.to === 'read') read(request.url, request.headers).then(reply, (err: Error) => reply({ error: err.message }));
     else if (request.to === 'subscribe') void subscribe(request.port, request.count, request.query).then(reply);
     else reply(counts());
   });

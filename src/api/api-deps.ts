@@ -47,6 +47,11 @@ export interface ApiConfig {
   readonly listenerPorts?: { readonly http: number | null; readonly https: number };
   /** Largest request body accepted, bytes. */
   readonly bodyLimitBytes: number;
+  /**
+   * `--[disable_]http_compression`: GET answers of at least 1 KiB gzipped for clients that accept
+   * it (compression.ts). Absent = on, Marathon's default.
+   */
+  readonly httpCompression?: boolean;
   /** pacer's own version and commit (`/v2/info` `buildref`). */
   readonly build: PacerBuild;
   /** Cluster kind: `local`, `sim`, `mesos` (`/v2/info`). */

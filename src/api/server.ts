@@ -27,6 +27,7 @@ import { RequestLifecycle } from './request-lifecycle';
 import { requestPath } from './request-path';
 import { capacityRoutes } from './whatif/capacity-routes';
 import { installWhatIf } from './whatif/install-what-if';
+import { installCompression } from './compression';
 
 /** What {@link buildServer} needs besides the routes' deps. */
 export interface ServerParts {
@@ -84,6 +85,8 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   const routeMethods = RouteMethods.install(app);
   installErrorHandling(app, deps, routeMethods, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
   parts.front?.(app);
+  // Before every route, so that its onRoute hook sees them all (compression.ts); off with --disable_http_compression.
+  if (deps.config.httpCompression !== false) installCompression(app);
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
   // Also before every route: it wraps each handler; the routes get deps that check every command.

@@ -127,6 +127,11 @@ export interface PacerConfig {
   readonly httpsPort: number;
   /** `--disable_http`: HTTPS only. */
   readonly disableHttp: boolean;
+  /**
+   * `--[disable_]http_compression` (Marathon's toggle, on by default, `HttpConf.scala`): GET
+   * answers of at least 1 KiB are gzipped for clients that accept it (src/api/compression.ts).
+   */
+  readonly httpCompression: boolean;
   /** `--mesos_authentication_principal`: FrameworkInfo.principal and the basic-auth user toward the master. */
   readonly mesosAuthenticationPrincipal?: string;
   /** `--mesos_authentication_secret_file`: the file holding the principal's secret. */
@@ -264,6 +269,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--ssl_key', env: 'PACER_SSL_KEY', help: 'PEM private key for HTTPS; needs --ssl_cert', apply: (c, v, cwd) => { c.sslKey = resolve(cwd, v); return undefined; } },
   { flag: '--https_port', env: 'PACER_HTTPS_PORT', help: 'HTTPS port (default 8443; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.httpsPort = n; }) },
   { flag: '--disable_http', env: 'PACER_DISABLE_HTTP', boolean: true, help: 'serve HTTPS only (a switch; needs --ssl_cert and --ssl_key)', apply: (c, v) => bool(v, (b) => { c.disableHttp = b; }) },
+  { flag: '--disable_http_compression', env: 'PACER_DISABLE_HTTP_COMPRESSION', boolean: true, help: 'a switch: never gzip answers (Marathon\'s flag; default: compression on, GET answers of at least 1 KiB gzipped for clients that send Accept-Encoding: gzip, never the event stream)', apply: (c, v) => bool(v, (b) => { c.httpCompression = !b; }) },
+  { flag: '--http_compression', env: 'PACER_HTTP_COMPRESSION', boolean: true, help: 'a switch: compression on (the default; Marathon\'s other spelling of the toggle)', apply: (c, v) => bool(v, (b) => { c.httpCompression = b; }) },
   // The framework pacer registers as (Marathon's `MarathonConf.scala`; FrameworkInfo, mesos-v1-scheduler-api.md §2.1).
   { flag: '--framework_name', env: 'PACER_FRAMEWORK_NAME', help: `mesos: the framework's name (FrameworkInfo.name; default ${MESOS_DEFAULTS.frameworkName}, at most ${MAX_FRAMEWORK_NAME_LENGTH} characters)`, apply: (c, v) => frameworkName(c, v) },
   { flag: '--mesos_user', env: 'PACER_MESOS_USER', help: `mesos: the Unix user tasks run as (FrameworkInfo.user; default the user running pacer, at most ${MAX_MESOS_USER_LENGTH} characters)`, apply: (c, v) => mesosUser(c, v) },
@@ -312,7 +319,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     launchesPerInput: DEFAULT_LAUNCHES_PER_INPUT, launchesPerOfferBatch: DEFAULT_SCHEDULER_OPTIONS.launchesPerOfferBatch,
     instancesPerInput: DEFAULT_INSTANCES_PER_INPUT,
     bodyLimitBytes: 1024 * 1024,
-    httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
+    httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false, httpCompression: true,
     httpAuthFailures: DEFAULT_LOGIN_FAILURES, httpAuthFailureWindowMs: DEFAULT_LOGIN_FAILURE_WINDOW_MS, httpAuthScryptRuns: DEFAULT_SCRYPT_RUNS,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
     recordRingInputs: DEFAULT_RING_INPUTS,

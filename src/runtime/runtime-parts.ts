@@ -270,7 +270,7 @@ export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'ki
     ...(config.webuiUrl === undefined ? {} : { webuiUrl: config.webuiUrl }),
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
+    bodyLimitBytes: config.bodyLimitBytes, httpCompression: config.httpCompression, build: pacerBuild(),
     clusterKind: cluster.kind, master: cluster.master,
     maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
   }, listeners);

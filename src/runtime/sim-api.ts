@@ -129,7 +129,7 @@ function simApiConfig(config: PacerConfig, scenario: Scenario, listeners: ApiLis
     maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
     features: scenario.options.taskKilling ? ['task_killing'] : [],
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
+    bodyLimitBytes: config.bodyLimitBytes, httpCompression: config.httpCompression, build: pacerBuild(),
     clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
     prometheus: true,
   }, listeners);

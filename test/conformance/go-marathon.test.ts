@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
 import { RawSseClient } from '../api/events/raw-sse-client';
 import { waitUntil } from '../api/events/wait-until';
@@ -44,10 +45,12 @@ function goCall(base: string, method: string, path: string, body?: string): Prom
     const headers: Record<string, string | number> = { ...GO_HEADERS };
     if (body !== undefined) headers['Content-Length'] = Buffer.byteLength(body);
     const req = http.request(`${base}${path}`, { method, headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
+        // Go's transport asked for gzip itself (GO_HEADERS), so it gunzips a gzipped answer transparently.
+        const raw = Buffer.concat(chunks);
+        const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
         let json: unknown;
         try {
           json = text === '' ? undefined : JSON.parse(text);

@@ -77,6 +77,7 @@ const DESCRIBED: Readonly<Record<string, { readonly cell: string; readonly check
   '--record': { cell: 'off', check: (c) => c.recordDir === undefined },
   '--disable_http': { cell: 'off', check: (c) => !c.disableHttp },
   '--disable_maintenance_mode': { cell: 'off', check: (c) => c.maintenanceMode },
+  '--disable_http_compression': { cell: 'off', check: (c) => c.httpCompression },
   '--log_format': { cell: 'by terminal', check: (c) => c.logFormat === undefined },
   '--mesos_user': { cell: 'the user running pacer', check: (c) => c.mesosUser === undefined },
   '--hostname': { cell: '`--address`', check: (c) => c.hostname === undefined },

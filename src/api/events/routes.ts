@@ -36,6 +36,8 @@ export function eventsRoutes(app: FastifyInstance, deps: ApiDeps, stream: EventS
     url: '/v2/events',
     // fastify's automatic HEAD route would hijack and stream too: the stream is GET only.
     exposeHeadRoute: false,
+    // Never compressed (compression.ts): each event must reach its subscribers at once, not wait in zlib.
+    compress: false,
     handler: (request: FastifyRequest, reply: FastifyReply) => {
       if (!acceptsEventStream(request.headers.accept)) throw notAnEventStreamRequest();
       if (stream.isFull?.() === true) throw tooManySubscribers(stream.subscriberLimit ?? MAX_EVENT_SUBSCRIBERS);

@@ -29,13 +29,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // The encoded answer, kept per query; only the apps whose text changed are encoded again (list-body-cache.ts).
   const bodies = new ListBodyCache();
+  // Compression on: a client that accepts gzip gets the gzip kept beside the answer.
+  const gzips = deps.config.httpCompression === false ? undefined : bodies;
   // App definitions rendered when their deployment starts, so the first read after it does not render them all.
   const stopRendering = renderAppDefinitionsAhead(deps);
   app.addHook('onClose', async () => stopRendering());
   app.get('/v2/apps', (request, reply) => {
     const access = request.access;
     const pieces = listAppsPieces(deps, request.query as Query, access === null ? undefined : (id) => access.may('ViewRunSpec', id));
-    return sendListBody(reply, bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX));
+    return sendListBody(reply, bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX), gzips);
   });
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
   app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));

@@ -24,6 +24,8 @@ type WildcardRequest = FastifyRequest<{ Params: { '*'?: string } }>;
 export function groupsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // The kept texts' encodings, per path and query: an unchanged tree is answered without encoding its 6 MB again (list-body-cache.ts).
   const bodies = new ListBodyCache();
+  // Compression on: a client that accepts gzip gets the gzip kept beside the answer.
+  const gzips = deps.config.httpCompression === false ? undefined : bodies;
   const write = (req: WildcardRequest): GroupWrite => ({ rest: req.params['*'] ?? '', query: req.query as Query, body: req.body, origin: req });
 
   for (const url of ['/v2/groups', '/v2/groups/*']) {
@@ -31,7 +33,7 @@ export function groupsRoutes(app: FastifyInstance, deps: ApiDeps): void {
       const rest = req.params['*'] ?? '';
       // The kept text only for a caller who may view everything: an authorization filter trims the object answer.
       const text = req.access === null || req.access === undefined || req.access.seesEverything() ? getGroupText(deps, rest, req.query as Query) : undefined;
-      return text === undefined ? getGroups(deps, rest, req.query as Query) : sendListBody(reply, bodies.body(req.url, '', [{ key: rest, parts: [text] }], ''));
+      return text === undefined ? getGroups(deps, rest, req.query as Query) : sendListBody(reply, bodies.body(req.url, '', [{ key: rest, parts: [text] }], ''), gzips);
     });
     app.post(url, async (req: WildcardRequest, reply) => postGroup(deps, write(req), reply));
     app.put(url, async (req: WildcardRequest, reply) => putGroup(deps, write(req), reply));

@@ -11,7 +11,9 @@ const PING_TYPES = ['text/plain', 'application/json', 'text/html'] as const;
  * from GET: same status and headers, no body).
  */
 export function pingRoute(app: FastifyInstance): void {
-  app.get('/ping', (req, reply) => {
+  // Never compressed (`pong` is far below the threshold, compression.ts): without the library's
+  // onSend hook the health checks' route costs what it did.
+  app.get('/ping', { compress: false }, (req, reply) => {
     const type = negotiate(req.headers.accept, PING_TYPES);
     if (type === undefined) return reply.code(204).send();
     if (type === 'application/json') return reply.type('application/json').send(JSON.stringify('pong'));

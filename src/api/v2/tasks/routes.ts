@@ -18,6 +18,8 @@ import { tasksPlainText } from './tasks-plain-text';
 export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // The encoded JSON answer, kept per query; only the apps whose task texts changed are encoded again (list-body-cache.ts).
   const bodies = new ListBodyCache();
+  // Compression on: a client that accepts gzip gets the gzip kept beside the answer.
+  const gzips = deps.config.httpCompression === false ? undefined : bodies;
   // Task texts rendered as their statuses arrive, so the first read after a deployment does not render them all.
   const stopRendering = renderTaskTextsAhead(deps);
   app.addHook('onClose', async () => stopRendering());
@@ -27,7 +29,7 @@ export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true, containerNetworks));
     }
     const pieces = listTasksPieces(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
-    return sendListBody(reply, bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
+    return sendListBody(reply, bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX), gzips);
   });
 
   app.post('/v2/tasks/delete', (req, reply) => {
