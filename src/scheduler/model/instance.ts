@@ -387,7 +387,7 @@ const NO_PORTS: readonly number[] = [];
  * reservation and allocation of a resident instance, health, readiness and whether it was ever
  * healthy in its incarnation (apps with checks), the time it became unreachable. Kept apart, made
  * at the first write of one of them, so that the million Scheduled instances of a big scale-up
- * are 56 bytes (seven pointers, before `proven` was added) smaller each, with the one pointer here. The 1M queue build of bench:match keeps ~280 MB, and on a machine
+ * are 64 bytes (eight pointers) smaller each, with the one pointer here. The 1M queue build of bench:match keeps ~280 MB, and on a machine
  * where a first touch of a page is slow that memory is most of its time (bench/README.md,
  * "2026-12-01"). Every field is set in the constructor, in one order (one shape).
  */
