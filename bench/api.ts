@@ -114,7 +114,7 @@ export interface ApiBenchOptions {
 }
 
 export const DEFAULT_API_BENCH_OPTIONS: ApiBenchOptions = {
-  apps: 1000, instances: 100, moreApps: 9000, agents: 1000, seconds: 10, connections: 10, creates: 2000, coreSamples: 1000, subscribers: 1000, events: 2000, listChanges: 20, only: 'all',
+  apps: 1000, instances: 100, moreApps: 9000, agents: 1000, seconds: 10, connections: 10, creates: 2000, coreSamples: 1000, subscribers: 1000, events: 2000, listChanges: 20, only: 'all', acceptEncoding: 'identity',
 };
 
 const DEFAULT_LIST_CHANGES = 20;
@@ -613,7 +613,7 @@ export const API_BENCH_USAGE: BenchUsage = {
     'settle-ms': { kind: 'int', help: 'ms the server stays idle after each set-up before its reads', default: 0, min: 0 },
     'tasks-right-after': { kind: 'flag', help: 'one GET /v2/tasks right after the first set-up, before the pass that keeps the apps ahead has run (reported, not judged)' },
     only: { kind: 'choice', help: 'lists: only the list reads and their set-up; ping: only /ping', default: DEFAULT_API_BENCH_OPTIONS.only ?? 'all', choices: ['all', 'lists', 'ping'] },
-    'accept-encoding': { kind: 'choice', help: 'Accept-Encoding of the list reads (GET /v2/apps, /v2/tasks): gzip asks for compressed answers, identity sends none', default: 'identity', choices: ['identity', 'gzip'] },
+    'accept-encoding': { kind: 'choice', help: 'Accept-Encoding of the list reads (GET /v2/apps, /v2/tasks): gzip asks for compressed answers, identity sends none', default: DEFAULT_API_BENCH_OPTIONS.acceptEncoding ?? 'identity', choices: ['identity', 'gzip'] },
   },
 };
 
