@@ -40,7 +40,9 @@ const ENCODINGS: ['gzip'] = ['gzip'];
  */
 export function installCompression(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (route.method !== 'GET' && route.compress === undefined) route.compress = false;
+    // A route of several methods (@fastify/static's `['HEAD', 'GET']`: the UI's files) is a GET route too.
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('GET') && route.compress === undefined) route.compress = false;
   });
   fastifyCompress(app, {
     globalCompression: true,

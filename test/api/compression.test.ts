@@ -1,11 +1,15 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ApiConfig } from '../../src/api/api-deps';
 import { COMPRESSION_THRESHOLD_BYTES, installCompression } from '../../src/api/compression';
 import { ListBodyCache, sendListBody } from '../../src/api/render/list-body-cache';
+import { uiRoutes } from '../../src/api/ui/ui-routes';
 import { makeApp } from '../builders/run-spec-builders';
 import { makeApi, type ApiFixture } from './api-fixture';
 import { RawSseClient } from './events/raw-sse-client';
@@ -245,4 +249,26 @@ t.test('a big answer the library compresses goes to zlib as a stream (off the ev
   const plain = await app.inject({ method: 'GET', url: '/big' });
   t.equal(plain.headers['content-encoding'], undefined, 'without Accept-Encoding: as it is');
   t.equal(plain.body, text);
+});
+
+t.test('the web UI\'s files (@fastify/static, a route of HEAD and GET) are gzipped as every GET answer', async (t) => {
+  // Found trying it: app.js (66 KiB) went uncompressed, its route's methods being an array.
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-ui-gzip-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'assets'));
+  const script = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
+  writeFileSync(join(dir, 'assets', 'app.js'), script);
+  writeFileSync(join(dir, 'index.html'), `<!doctype html><title>pacer</title>${'<!-- -->'.repeat(300)}`);
+  const app = Fastify();
+  t.teardown(() => app.close());
+  installCompression(app);
+  uiRoutes(app, dir);
+  for (const url of ['/ui/assets/app.js', '/ui/']) {
+    const res = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    t.equal(res.statusCode, 200, url);
+    t.equal(res.headers['content-encoding'], 'gzip', `${url}: gzipped`);
+    const plain = await app.inject({ method: 'GET', url });
+    t.ok(gunzipSync(res.rawPayload).equals(plain.rawPayload), `${url}: decompressing to the file`);
+  }
+  t.equal((await app.inject({ method: 'GET', url: '/ui/assets/app.js' })).body, script, 'without Accept-Encoding: the file as it is');
 });
