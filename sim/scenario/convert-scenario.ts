@@ -165,6 +165,7 @@ export function convertScenario(
     if (atMs !== undefined) timeline.push({ atMs, ...(line === undefined ? {} : { line }), pointer, action });
   });
   checkFailovers(context, timeline, durationMs);
+  checkEventWindows(context, timeline);
   const simTimings = timings(context, '/options/timings', isRecord(options.timings) ? options.timings : {}, refused);
   if (context.problems.length > 0 || durationMs === undefined) return { ok: false, problems: context.problems };
   const scenario: Scenario = {
@@ -187,6 +188,21 @@ export function convertScenario(
     timeline,
   };
   return { ok: true, scenario };
+}
+
+/**
+ * An `events` check counts from `since` to the step's own time, so a `since` after the step's `at`
+ * counts nothing, ever: `min` or the default "at least 1" could never hold and `max` always would.
+ */
+function checkEventWindows(context: ConversionContext, timeline: readonly TimelineStep[]): void {
+  for (const step of timeline) {
+    if (step.action.type !== 'expect') continue;
+    step.action.expectation.events.forEach((check, index) => {
+      if (check.sinceMs <= step.atMs) return;
+      context.problem(childPointer(step.pointer, 'expect', 'events', index, 'since'), `expected a time at or before the step's own (${formatDurationMs(step.atMs)}), `
+        + `got ${formatDurationMs(check.sinceMs)}: events are counted from since to the step, so none would count`);
+    });
+  }
 }
 
 /**

@@ -267,6 +267,15 @@ const cases: readonly Case[] = [
     ],
   },
   {
+    // It counted nothing, ever, and failed at run time as "expected >= 1, got 0" (or passed a max).
+    name: 'an events check whose since is after its own step',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { events: [ { type: status_update_event, since: 5m }, { type: status_update_event, since: 1m, max: 0 } ] }\n  - at: 2m\n    expect:\n      events:\n        - { type: status_update_event, since: 3m, max: 0 }' }),
+    errors: [
+      `${F}: /timeline/1/expect/events/0/since: expected a time at or before the step's own (1m), got 5m: events are counted from since to the step, so none would count (line 12)`,
+      `${F}: /timeline/2/expect/events/0/since: expected a time at or before the step's own (2m), got 3m: events are counted from since to the step, so none would count (line 16)`,
+    ],
+  },
+  {
     name: 'a zero offer interval',
     text: scenario({ head: 'name: x\nseed: 1\nduration: 30m\noptions: { timings: { offerInterval: 0 } }' }),
     errors: [`${F}: /options/timings/offerInterval: expected a duration greater than 0 (line 4)`],
