@@ -58,6 +58,9 @@ function checkInstancesAsked(context: ConversionContext, steps: readonly (RawSte
     for (const [i, app] of listOf(step.deploy?.apps).entries()) parts.push([childPointer(at, 'deploy', 'apps', i, 'instances'), isRecord(app) ? asked(app) : 0]);
     for (const [i, pod] of listOf(step.deploy?.pods).entries()) parts.push([childPointer(at, 'deploy', 'pods', i, 'scaling', 'instances'), isRecord(pod) ? asked(pod) : 0]);
     for (const [pointer, n] of parts) {
+      // A value over the bound by itself is refused at its own pointer (the schema's maximum, or
+      // the API's for a definition): said once there, not twice.
+      if (n > MAX_INSTANCES) continue;
       total += n;
       if (total > MAX_INSTANCES) {
         context.problem(pointer, `expected at most ${MAX_INSTANCES} instances asked by all the file's app, pod, scale and deploy steps together, these make ${total}`);
