@@ -327,9 +327,30 @@ const cases: readonly Case[] = [
     errors: [`${F}: line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]`],
   },
   {
-    name: 'duplicate YAML key',
+    name: 'duplicate YAML key, named',
     text: 'name: x\nname: y\n',
-    errors: [`${F}: line 2, column 1: Map keys must be unique`],
+    errors: [`${F}: line 2, column 1: Map keys must be unique: "name" is given again in the same mapping`],
+  },
+  {
+    name: 'every duplicate YAML key, each its own mistake, in a block and in a flow mapping',
+    text: 'name: x\nseed: 1\nname: y\ncluster: { a: 1, a: 2 }\n"seed": 3\n',
+    errors: [
+      `${F}: line 3, column 1: Map keys must be unique: "name" is given again in the same mapping`,
+      `${F}: line 4, column 18: Map keys must be unique: "a" is given again in the same mapping`,
+      `${F}: line 5, column 1: Map keys must be unique: "seed" is given again in the same mapping`,
+    ],
+  },
+  {
+    // yaml reported six problems for it, five of them echoes of the tab.
+    name: 'a tab as indentation is one error',
+    text: scenario({ cluster: '\t- count: 3\n      resources: { cpus: 4, mem: 8192 }' }),
+    errors: [`${F}: line 6, column 1: Tabs are not allowed as indentation`],
+  },
+  {
+    // yaml's message asked the author to call YAML.parseAllDocuments().
+    name: 'a second YAML document',
+    text: `${scenario()}\n---\nname: y\n`,
+    errors: [`${F}: line 12, column 1: a second YAML document starts here (after "---" or "..."); a scenario file holds one`],
   },
   {
     name: 'schedulerFailover: an unknown field',
