@@ -146,15 +146,23 @@ function explainOne(error: ErrorObject, options: ExplainOptions): Problem {
  *   and the errors of its branches are dropped; such a `oneOf` is dropped too where the same object
  *   has unknown fields (for a timeline step with a misspelt action, `unknown field` says it all);
  * - unknown fields name the allowed ones (and the nearest, when one is close); missing fields point
- *   at the field itself.
+ *   at the field itself, unless an unknown field of the same object is its misspelling (then that
+ *   one's "did you mean" is the one problem).
  */
 export function explainSchemaErrors(errors: readonly ErrorObject[], options: ExplainOptions = {}): Problem[] {
   const compounds = errors.filter((error) =>
     (error.keyword === 'oneOf' || error.keyword === 'anyOf') && expectedOf(error.parentSchema) !== undefined);
   const withUnknownFields = new Set(
     errors.filter((error) => error.keyword === 'additionalProperties').map((error) => error.instancePath));
+  // A missing field that an unknown field of the same object is a misspelling of (`timelin` for
+  // `timeline`) is one mistake: the unknown field's "did you mean" says it, the missing one is dropped.
+  const misspelt = new Set(errors.filter((error) => error.keyword === 'additionalProperties').flatMap((error) => {
+    const suggestion = suggestName(String((error.params as Record<string, unknown>).additionalProperty), propertyNames(error.parentSchema));
+    return suggestion === undefined ? [] : [childPointer(error.instancePath, suggestion)];
+  }));
   const kept = errors.filter((error) => {
     if (error.keyword === 'if') return false;
+    if (error.keyword === 'required' && misspelt.has(childPointer(error.instancePath, String((error.params as Record<string, unknown>).missingProperty)))) return false;
     if (compounds.includes(error)) return !withUnknownFields.has(error.instancePath);
     return !compounds.some((compound) =>
       isWithin(error.instancePath, compound.instancePath) && error.schemaPath.startsWith(`${compound.schemaPath}/`));

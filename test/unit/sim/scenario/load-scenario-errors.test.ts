@@ -49,6 +49,23 @@ const cases: readonly Case[] = [
     errors: [`${F}: /seeed: unknown field "seeed"; did you mean "seed"? (allowed: name, description, seed, duration, options, invariants, cluster, timeline) (line 12)`],
   },
   {
+    // It was two: the unknown field and 'required field "timeline" is missing'.
+    name: 'a misspelt required field is one error, at the top level and in an agent group',
+    text: scenario({ head: 'name: x\nseed: 1\nduraton: 30m', cluster: '    - resource: { cpus: 4, mem: 8192 }' }),
+    errors: [
+      `${F}: /duraton: unknown field "duraton"; did you mean "duration"? (allowed: name, description, seed, duration, options, invariants, cluster, timeline) (line 3)`,
+      `${F}: /cluster/agents/0/resource: unknown field "resource"; did you mean "resources"? (allowed: count, start, idPrefix, hostnamePrefix, region, zones, resources, reserved, attributes) (line 6)`,
+    ],
+  },
+  {
+    name: 'a required field missing with an unknown field that is no misspelling of it: both',
+    text: scenario({ head: 'name: x\nseed: 1\ncolour: blue' }),
+    errors: [
+      `${F}: /duration: required field "duration" is missing (expected a duration such as "30s", "5m", "1h30m" or a number of milliseconds) (line 1)`,
+      `${F}: /colour: unknown field "colour" (allowed: name, description, seed, duration, options, invariants, cluster, timeline) (line 3)`,
+    ],
+  },
+  {
     name: 'unknown action',
     text: scenario({ timeline: '  - at: 1m\n    explode: /web' }),
     errors: [`${F}: /timeline/1/explode: unknown field "explode" (allowed: at, force, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, schedulerFailover, expect, note) (line 12)`],
