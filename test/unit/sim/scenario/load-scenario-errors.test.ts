@@ -206,6 +206,22 @@ const cases: readonly Case[] = [
     errors: [`${F}: /timeline/1/expect/events/0/where/appID: app_terminated_event has no field "appID"; did you mean "appId"? (fields: eventType, timestamp, appId) (line 12)`],
   },
   {
+    // Each matched no event, so the check failed (or passed a max) at run time with "got 0".
+    name: 'where values no event can have: an id of no app, a number for an id, a misspelt task state and condition',
+    text: scenario({
+      timeline: '  - at: 1m\n    expect:\n      events:\n'
+        + '        - { type: instance_changed_event, where: { runSpecId: /nope } }\n'
+        + '        - { type: status_update_event, where: { appId: 5, taskStatus: TASK_RUNING } }\n'
+        + '        - { type: instance_changed_event, where: { condition: running } }',
+    }),
+    errors: [
+      `${F}: /timeline/1/expect/events/0/where/runSpecId: no app or pod with id "/nope" in this scenario (apps and pods: /web) (line 14)`,
+      `${F}: /timeline/1/expect/events/1/where/appId: expected the id of an app or pod of this scenario, such as "/web", got 5 (line 15)`,
+      `${F}: /timeline/1/expect/events/1/where/taskStatus: expected one of: TASK_STAGING, TASK_STARTING, TASK_RUNNING, TASK_KILLING, TASK_FINISHED, TASK_FAILED, TASK_KILLED, TASK_ERROR, TASK_LOST, TASK_DROPPED, TASK_UNREACHABLE, TASK_GONE, TASK_GONE_BY_OPERATOR, TASK_UNKNOWN, got "TASK_RUNING"; did you mean "TASK_RUNNING"? (line 15)`,
+      `${F}: /timeline/1/expect/events/2/where/condition: expected one of: Scheduled, Provisioned, Staging, Starting, Running, Killing, Killed, Finished, Failed, Error, Unreachable, UnreachableInactive, Gone, Dropped, Unknown, got "running"; did you mean "Running"? (line 16)`,
+    ],
+  },
+  {
     name: 'kill with both count and agent',
     text: scenario({ timeline: '  - at: 1m\n    kill: { id: /web, count: 1, agent: agent-1 }' }),
     errors: [`${F}: /timeline/1/kill: give either count (how many instances) or agent (all instances on that agent), not both (line 12)`],
@@ -548,4 +564,14 @@ t.test(`at most ${SCENARIO_ERRORS_MAX} problems are printed, then how many more`
   if (result.ok) return;
   t.equal(result.errors.length, SCENARIO_ERRORS_MAX + 1, result.errors.join('\n'));
   t.equal(result.errors.at(-1), `${F}: … and 30 more problems`);
+});
+
+t.test('a run spec id in where is written as in any step, with or without the leading / (without it, it matched nothing)', async (t) => {
+  for (const id of ['web', '/web']) {
+    const result = loadScenario(F, scenario({ timeline: `  - at: 1m\n    expect: { events: [ { type: status_update_event, where: { appId: ${id}, taskStatus: TASK_RUNNING } } ] }` }));
+    t.ok(result.ok, id);
+    if (!result.ok) continue;
+    const step = result.scenario.timeline[1];
+    t.strictSame(step?.action.type === 'expect' ? step.action.expectation.events[0]?.where : undefined, { appId: '/web', taskStatus: 'TASK_RUNNING' }, id);
+  }
 });
