@@ -12,6 +12,22 @@ export function optionValue(argv: readonly string[], index: number, what: string
 }
 
 /**
+ * The command line with every `--name=value` of an option that takes a value (`valued`) written as
+ * the two words `--name value`, as the parsers read it (`--seed=5` was "unknown option --seed=5").
+ * An empty value (`--trace=`) is no value: `--trace needs a file`. Other words are kept as they are.
+ */
+export function splitOptionValues(argv: readonly string[], valued: readonly string[]): string[] {
+  return argv.flatMap((word) => {
+    const equals = word.indexOf('=');
+    if (!word.startsWith('--') || equals < 0) return [word];
+    const name = word.slice(0, equals);
+    if (!valued.includes(name)) return [word];
+    const value = word.slice(equals + 1);
+    return value === '' ? [name] : [name, value];
+  });
+}
+
+/**
  * A mistake on a command line: one line saying what is wrong, one line pointing to the help
  * (`sim: --trace needs a file` / `sim: see npm run sim -- --help`), exit 2. The full usage is for
  * `--help` alone ({@link printUsage}).
