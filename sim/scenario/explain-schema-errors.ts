@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { PATH_ID_PATTERN } from '../../src/scheduler/index';
 import { describeValue } from './describe-value';
 import { childPointer, type Problem } from './problem';
 import { EXPECTED_KEYWORD } from './scenario-schema';
@@ -14,6 +15,14 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
   object: 'a mapping (key: value)',
   array: 'a list',
   null: 'an empty value',
+};
+
+/** The API schemas' patterns a scenario's author meets most, in words (the regular expression of an id is 80 characters). */
+const PATTERN_WORDS: Readonly<Record<string, string>> = {
+  [PATH_ID_PATTERN]: 'an id of names separated by "/" (such as "/web" or "/prod/api"), each of lowercase letters, digits, "-" and ".", '
+    + 'starting and ending with a letter or digit, as each part between dots does',
+  '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$': 'a name of lowercase letters, digits and "-" that starts and ends with a letter or digit',
+  '^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$': 'a name of lowercase letters, digits, "-" and "_" that starts and ends with a letter or digit',
 };
 
 function isWithin(pointer: string, ancestor: string): boolean {
@@ -131,8 +140,10 @@ function explainOne(error: ErrorObject, options: ExplainOptions): Problem {
       const allowed = (error.schema as readonly unknown[]).map(String);
       return { pointer: here, message: `expected one of: ${allowed.join(', ')} (in any case), ${got}${didYouMean(error.data, allowed)}` };
     }
-    case 'pattern':
-      return { pointer: here, message: `expected text matching /${String(params.pattern)}/, ${got}` };
+    case 'pattern': {
+      const words = PATTERN_WORDS[String(params.pattern)];
+      return { pointer: here, message: `expected ${words ?? `text matching /${String(params.pattern)}/`}, ${got}` };
+    }
     default:
       return { pointer: here, message: `${error.message ?? 'is invalid'} (${error.keyword})` };
   }
