@@ -3,11 +3,14 @@ import type { CliIo } from './cli-io';
 /**
  * The value of the option at `argv[index]` (the option itself is `argv[index - 1]`), or, when
  * there is none or the next word is another option (`--trace --quiet`), why not:
- * `--trace needs a file`. A value that really starts with `--` can be written `./--name`.
+ * `--trace needs a file`. A value that really starts with `--` can be written `./--name`; a file
+ * is never `-` (which many commands read as stdout), `./-` is.
  */
 export function optionValue(argv: readonly string[], index: number, what: string): { value: string } | { problem: string } {
   const value = argv[index];
   if (value === undefined || value.startsWith('--')) return { problem: `${argv[index - 1]} needs ${what}` };
+  // Not stdout, as `-` is to many commands: it wrote a file named "-" in the working directory.
+  if (what === 'a file' && value === '-') return { problem: `${argv[index - 1]} needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)` };
   return { value };
 }
 

@@ -137,6 +137,11 @@ t.test('a mistake on the command line: one line saying what is wrong, one pointi
     { args: ['replay', 'rec', '--report'], first: 'sim replay: --report needs a file', help: 'sim replay: see npm run sim -- replay --help' },
     { args: ['replay'], first: 'sim replay: missing the recording directory', help: 'sim replay: see npm run sim -- replay --help' },
     { args: ['hashes', '--updat'], first: 'sim hashes: unexpected "--updat"', help: 'sim hashes: see npm run sim -- hashes --help' },
+    // `-` is no file (it wrote one named "-" in the working directory, where stdout was meant).
+    { args: [yaml, '--trace', '-'], first: 'sim: --trace needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--report=-'], first: 'sim: --report needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim: see npm run sim -- --help' },
+    { args: ['swarm', '--seeds', '1', '--dump', '-'], first: 'sim swarm: --dump needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim swarm: see npm run sim -- swarm --help' },
+    { args: ['replay', 'rec', '--report', '-'], first: 'sim replay: --report needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim replay: see npm run sim -- replay --help' },
   ];
   for (const c of cases) {
     const r = sim(c.args);
