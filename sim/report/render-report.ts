@@ -1,5 +1,6 @@
 import { groupDecisions } from '../runner/format-decisions';
 import { formatMs } from '../runner/format-ms';
+import { quietVerdict, verdictText } from '../runner/format-summary';
 import type { RunResult } from '../runner/run-result';
 import { bundledLibraries } from './bundled-libraries';
 import { REPORT_CLIENT } from './report-client';
@@ -30,7 +31,7 @@ const STYLE = `
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 16px; color: #222; }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8px; }
 .verdict { font-weight: 600; padding: 1px 8px; border-radius: 4px; color: white; }
-.passed { background: #2ca02c; } .failed { background: #d62728; }
+.passed { background: #2ca02c; } .failed { background: #d62728; } .stopped { background: #7f7f7f; }
 .meta { color: #555; } code { font-size: 12px; }
 table { border-collapse: collapse; font-size: 13px; } td, th { border-bottom: 1px solid #e5e5e5; padding: 2px 10px 2px 0; text-align: left; vertical-align: top; }
 td:first-child { white-space: nowrap; font-variant-numeric: tabular-nums; text-align: right; }
@@ -55,6 +56,8 @@ function omittedNote(data: ReportData): string {
  */
 export function renderReport(scenario: ReportScenario, result: RunResult, reproduce: string): string {
   const data: ReportData = reportData(scenario, result);
+  // As the summary's last line says it: a run stopped before its duration with nothing failed has no verdict.
+  const verdict = quietVerdict(result);
   // Decisions of one instant, run spec and kind share a row: a scale-down of 100,000 unplaced instances is one.
   const decisions = table(['at', 'decision', ''], groupDecisions(result.decisions).map(({ atMs, kind, text }) => [formatMs(atMs), kind, text]), 'decisions');
   const unplaced = result.unplaced.length === 0 ? '<p>None: every instance was placed.</p>' : table(
@@ -78,8 +81,8 @@ export function renderReport(scenario: ReportScenario, result: RunResult, reprod
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>Scenario ${escapeHtml(scenario.name)} <span class="verdict ${result.passed ? 'passed">PASSED' : 'failed">FAILED'}</span></h1>
-<p class="meta">seed ${result.seed} · virtual ${escapeHtml(formatMs(result.virtualMs))} · ${result.loopSteps} loop steps · trace sha256 <code>${escapeHtml(result.traceHash)}</code> · replay: <code>${escapeHtml(reproduce)}</code></p>
+<h1>Scenario ${escapeHtml(scenario.name)} <span class="verdict ${verdict.toLowerCase()}">${verdict}</span></h1>
+${result.stopped === undefined ? '' : `<p id="stopped">${escapeHtml(verdictText(result))}</p>\n`}<p class="meta">seed ${result.seed} · virtual ${escapeHtml(formatMs(result.virtualMs))} · ${result.loopSteps} loop steps · trace sha256 <code>${escapeHtml(result.traceHash)}</code> · replay: <code>${escapeHtml(reproduce)}</code></p>
 ${scenario.description === undefined ? '' : `<p>${escapeHtml(scenario.description)}</p>`}
 <p id="report-error" hidden></p>
 ${violations}

@@ -3,12 +3,31 @@ import type { CliIo } from './cli-io';
 /**
  * The value of the option at `argv[index]` (the option itself is `argv[index - 1]`), or, when
  * there is none or the next word is another option (`--trace --quiet`), why not:
- * `--trace needs a file`. A value that really starts with `--` can be written `./--name`.
+ * `--trace needs a file`. A value that really starts with `--` can be written `./--name`; a file
+ * is never `-` (which many commands read as stdout), `./-` is.
  */
 export function optionValue(argv: readonly string[], index: number, what: string): { value: string } | { problem: string } {
   const value = argv[index];
   if (value === undefined || value.startsWith('--')) return { problem: `${argv[index - 1]} needs ${what}` };
+  // Not stdout, as `-` is to many commands: it wrote a file named "-" in the working directory.
+  if (what === 'a file' && value === '-') return { problem: `${argv[index - 1]} needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)` };
   return { value };
+}
+
+/**
+ * The command line with every `--name=value` of an option that takes a value (`valued`) written as
+ * the two words `--name value`, as the parsers read it (`--seed=5` was "unknown option --seed=5").
+ * An empty value (`--trace=`) is no value: `--trace needs a file`. Other words are kept as they are.
+ */
+export function splitOptionValues(argv: readonly string[], valued: readonly string[]): string[] {
+  return argv.flatMap((word) => {
+    const equals = word.indexOf('=');
+    if (!word.startsWith('--') || equals < 0) return [word];
+    const name = word.slice(0, equals);
+    if (!valued.includes(name)) return [word];
+    const value = word.slice(equals + 1);
+    return value === '' ? [name] : [name, value];
+  });
 }
 
 /**

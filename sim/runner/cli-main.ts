@@ -9,7 +9,7 @@ import { wholeArg } from './whole-arg';
 import { renderReport } from '../report/render-report';
 import { replayCliMain } from '../replay/replay-cli';
 import { checkOutputs, writeOutput, type CliIo } from './cli-io';
-import { optionValue, printUsage, usageMistake } from './cli-args';
+import { optionValue, printUsage, splitOptionValues, usageMistake } from './cli-args';
 
 export type { CliIo } from './cli-io';
 
@@ -45,7 +45,8 @@ interface CliArgs {
   quiet: boolean;
 }
 
-function parseArgs(argv: readonly string[]): CliArgs | string {
+function parseArgs(words: readonly string[]): CliArgs | string {
+  const argv = splitOptionValues(words, ['--seed', '--max-steps', '--trace', '--report']);
   let file: string | undefined;
   let seed: number | undefined;
   let maxLoopSteps: number | undefined;

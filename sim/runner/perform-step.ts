@@ -163,5 +163,7 @@ export function handleCommand(deps: CommandDeps, cmd: Command, from?: 'api'): Co
 export function outcome(result: ReturnType<Scheduler['handle']>): string {
   if (result === undefined) return 'ok';
   if (result.ok) return result.deploymentId === undefined ? 'ok' : `deployment ${result.deploymentId}`;
-  return `refused (${result.error}: ${result.message})`;
+  // Marathon's 422 says only "Object is not valid"; what is not valid is in its details.
+  const details = (result.details ?? []).map((d) => `${d.path}: ${d.errors.join('; ')}`).join('; ');
+  return `refused (${result.error}: ${result.message}${details === '' ? '' : ` (${details})`})`;
 }

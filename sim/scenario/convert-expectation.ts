@@ -1,10 +1,12 @@
-import type { Condition } from '../../src/scheduler/model/condition';
+import { CONDITIONS, type Condition } from '../../src/scheduler/model/condition';
 import type { EventType } from '../../src/scheduler/model/events';
 import type { NoMatchReason } from '../../src/scheduler/model/no-match-reason';
 import type { Comparison } from './comparison';
 import type { ConversionContext } from './conversion-context';
+import { TASK_STATES } from '../../src/scheduler/model/task-state';
+import { describeValue } from './describe-value';
 import { EVENT_FIELDS } from './event-fields';
-import type { EventCountCheck, Expectation, InstanceCountCheck, OnAgentsCheck, SpreadCheck } from './expectation';
+import type { EventCountCheck, EventFieldValue, Expectation, InstanceCountCheck, OnAgentsCheck, SpreadCheck } from './expectation';
 import { parseComparison } from './parse-comparison';
 import { childPointer } from './problem';
 import type { RawCount, RawEventCheck, RawExpectation, RawOnAgentsCheck } from './raw-scenario';
@@ -17,16 +19,38 @@ function comparison(context: ConversionContext, pointer: string, value: RawCount
   return { op: '=', value: 0 };
 }
 
+/** The `where` fields whose values are run spec ids: written as in any step, with or without the leading `/`. */
+const RUN_SPEC_ID_FIELDS: ReadonlySet<string> = new Set(['appId', 'runSpecId']);
+/** The `where` fields whose values are one of a closed set: a misspelt one matched nothing and failed (or passed a `max`) at run time. */
+const CLOSED_FIELDS: Readonly<Record<string, readonly string[]>> = { taskStatus: TASK_STATES, condition: CONDITIONS };
+
+/** A `where` value as the events carry it, refused with what was expected when no event can have it. */
+function whereValue(context: ConversionContext, pointer: string, field: string, value: EventFieldValue): EventFieldValue {
+  if (RUN_SPEC_ID_FIELDS.has(field)) {
+    if (typeof value === 'string') return context.runSpecId(pointer, value);
+    context.problem(pointer, `expected the id of an app or pod of this scenario, such as "/web", got ${describeValue(value)}`);
+    return value;
+  }
+  const allowed = CLOSED_FIELDS[field];
+  if (allowed !== undefined && (typeof value !== 'string' || !allowed.includes(value))) {
+    const suggestion = typeof value === 'string' ? suggestName(value, allowed) : undefined;
+    context.problem(pointer, `expected one of: ${allowed.join(', ')}, got ${describeValue(value)}`
+      + `${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`}`);
+  }
+  return value;
+}
+
 function eventCheck(context: ConversionContext, pointer: string, raw: RawEventCheck): EventCountCheck {
   const eventType = raw.type as EventType;
   const fields = EVENT_FIELDS[eventType];
-  const where = raw.where ?? {};
-  for (const field of Object.keys(where)) {
+  const where: Record<string, EventFieldValue> = {};
+  for (const [field, value] of Object.entries(raw.where ?? {})) {
     if (!fields.includes(field)) {
       const suggestion = suggestName(field, fields);
       context.problem(childPointer(pointer, 'where', field), `${eventType} has no field "${field}"`
         + `${suggestion === undefined ? '' : `; did you mean "${suggestion}"?`} (fields: ${fields.join(', ')})`);
     }
+    where[field] = whereValue(context, childPointer(pointer, 'where', field), field, value);
   }
   const expected: Comparison[] = [];
   if (raw.count !== undefined) expected.push({ op: '=', value: raw.count });

@@ -58,6 +58,9 @@ function checkInstancesAsked(context: ConversionContext, steps: readonly (RawSte
     for (const [i, app] of listOf(step.deploy?.apps).entries()) parts.push([childPointer(at, 'deploy', 'apps', i, 'instances'), isRecord(app) ? asked(app) : 0]);
     for (const [i, pod] of listOf(step.deploy?.pods).entries()) parts.push([childPointer(at, 'deploy', 'pods', i, 'scaling', 'instances'), isRecord(pod) ? asked(pod) : 0]);
     for (const [pointer, n] of parts) {
+      // A value over the bound by itself is refused at its own pointer (the schema's maximum, or
+      // the API's for a definition): said once there, not twice.
+      if (n > MAX_INSTANCES) continue;
       total += n;
       if (total > MAX_INSTANCES) {
         context.problem(pointer, `expected at most ${MAX_INSTANCES} instances asked by all the file's app, pod, scale and deploy steps together, these make ${total}`);
@@ -165,6 +168,7 @@ export function convertScenario(
     if (atMs !== undefined) timeline.push({ atMs, ...(line === undefined ? {} : { line }), pointer, action });
   });
   checkFailovers(context, timeline, durationMs);
+  checkEventWindows(context, timeline);
   const simTimings = timings(context, '/options/timings', isRecord(options.timings) ? options.timings : {}, refused);
   if (context.problems.length > 0 || durationMs === undefined) return { ok: false, problems: context.problems };
   const scenario: Scenario = {
@@ -187,6 +191,21 @@ export function convertScenario(
     timeline,
   };
   return { ok: true, scenario };
+}
+
+/**
+ * An `events` check counts from `since` to the step's own time, so a `since` after the step's `at`
+ * counts nothing, ever: `min` or the default "at least 1" could never hold and `max` always would.
+ */
+function checkEventWindows(context: ConversionContext, timeline: readonly TimelineStep[]): void {
+  for (const step of timeline) {
+    if (step.action.type !== 'expect') continue;
+    step.action.expectation.events.forEach((check, index) => {
+      if (check.sinceMs <= step.atMs) return;
+      context.problem(childPointer(step.pointer, 'expect', 'events', index, 'since'), `expected a time at or before the step's own (${formatDurationMs(step.atMs)}), `
+        + `got ${formatDurationMs(check.sinceMs)}: events are counted from since to the step, so none would count`);
+    });
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { PATH_ID_PATTERN } from '../../src/scheduler/index';
 import { describeValue } from './describe-value';
 import { childPointer, type Problem } from './problem';
 import { EXPECTED_KEYWORD } from './scenario-schema';
@@ -14,6 +15,14 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
   object: 'a mapping (key: value)',
   array: 'a list',
   null: 'an empty value',
+};
+
+/** The API schemas' patterns a scenario's author meets most, in words (the regular expression of an id is 80 characters). */
+const PATTERN_WORDS: Readonly<Record<string, string>> = {
+  [PATH_ID_PATTERN]: 'an id of names separated by "/" (such as "/web" or "/prod/api"), each of lowercase letters, digits, "-" and ".", '
+    + 'starting and ending with a letter or digit, as each part between dots does',
+  '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$': 'a name of lowercase letters, digits and "-" that starts and ends with a letter or digit',
+  '^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$': 'a name of lowercase letters, digits, "-" and "_" that starts and ends with a letter or digit',
 };
 
 function isWithin(pointer: string, ancestor: string): boolean {
@@ -131,8 +140,10 @@ function explainOne(error: ErrorObject, options: ExplainOptions): Problem {
       const allowed = (error.schema as readonly unknown[]).map(String);
       return { pointer: here, message: `expected one of: ${allowed.join(', ')} (in any case), ${got}${didYouMean(error.data, allowed)}` };
     }
-    case 'pattern':
-      return { pointer: here, message: `expected text matching /${String(params.pattern)}/, ${got}` };
+    case 'pattern': {
+      const words = PATTERN_WORDS[String(params.pattern)];
+      return { pointer: here, message: `expected ${words ?? `text matching /${String(params.pattern)}/`}, ${got}` };
+    }
     default:
       return { pointer: here, message: `${error.message ?? 'is invalid'} (${error.keyword})` };
   }
@@ -146,15 +157,23 @@ function explainOne(error: ErrorObject, options: ExplainOptions): Problem {
  *   and the errors of its branches are dropped; such a `oneOf` is dropped too where the same object
  *   has unknown fields (for a timeline step with a misspelt action, `unknown field` says it all);
  * - unknown fields name the allowed ones (and the nearest, when one is close); missing fields point
- *   at the field itself.
+ *   at the field itself, unless an unknown field of the same object is its misspelling (then that
+ *   one's "did you mean" is the one problem).
  */
 export function explainSchemaErrors(errors: readonly ErrorObject[], options: ExplainOptions = {}): Problem[] {
   const compounds = errors.filter((error) =>
     (error.keyword === 'oneOf' || error.keyword === 'anyOf') && expectedOf(error.parentSchema) !== undefined);
   const withUnknownFields = new Set(
     errors.filter((error) => error.keyword === 'additionalProperties').map((error) => error.instancePath));
+  // A missing field that an unknown field of the same object is a misspelling of (`timelin` for
+  // `timeline`) is one mistake: the unknown field's "did you mean" says it, the missing one is dropped.
+  const misspelt = new Set(errors.filter((error) => error.keyword === 'additionalProperties').flatMap((error) => {
+    const suggestion = suggestName(String((error.params as Record<string, unknown>).additionalProperty), propertyNames(error.parentSchema));
+    return suggestion === undefined ? [] : [childPointer(error.instancePath, suggestion)];
+  }));
   const kept = errors.filter((error) => {
     if (error.keyword === 'if') return false;
+    if (error.keyword === 'required' && misspelt.has(childPointer(error.instancePath, String((error.params as Record<string, unknown>).missingProperty)))) return false;
     if (compounds.includes(error)) return !withUnknownFields.has(error.instancePath);
     return !compounds.some((compound) =>
       isWithin(error.instancePath, compound.instancePath) && error.schemaPath.startsWith(`${compound.schemaPath}/`));

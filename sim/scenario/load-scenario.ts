@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
 import { scenario as validate } from '../../src/generated/scenario-validator';
 import type { ErrorObject } from 'ajv';
 import { deepNestingOffset, documentBoundProblems, protoKeys } from './check-document-bounds';
@@ -29,11 +29,29 @@ function clipQuoted(message: string): string {
   return message.replace(/"((?:[^"\\]|\\.){101,})"/g, (_whole, inner: string) => `"${inner.slice(0, QUOTED_MAX)}…" (${inner.length} characters)`);
 }
 
-function yamlProblems(fileName: string, document: Document, lineCounter: LineCounter): string[] {
-  return [...document.errors, ...document.warnings].map((error) => {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    return `${fileName}: line ${line}, column ${col}: ${error.message.split('\n')[0]}`;
-  });
+/** yaml's wording of a problem, for a scenario's author (yaml's own speaks to a caller of yaml). */
+function yamlMessage(error: YAMLError, text: string): string {
+  if (error.code === 'MULTIPLE_DOCS') return 'a second YAML document starts here (after "---" or "..."); a scenario file holds one';
+  const message = error.message.split('\n')[0] ?? '';
+  if (error.code !== 'DUPLICATE_KEY') return message;
+  const key = /^(?:"[^"\n]*"|'[^'\n]*'|[^:,{}[\]\n]*)/.exec(text.slice(error.pos[0]))?.[0].trim() ?? '';
+  return key === '' ? message : `${message}: ${key.startsWith('"') ? key : JSON.stringify(key.replace(/^'|'$/g, ''))} is given again in the same mapping`;
+}
+
+/**
+ * The YAML problems of a file: every duplicate key (each its own mistake), and of the other
+ * syntax errors the first yaml found: those after it are mostly its echoes (one tab used as
+ * indentation gave six lines), and nothing past it can be read as meant.
+ */
+function yamlProblems(fileName: string, document: Document, lineCounter: LineCounter, text: string): string[] {
+  const all = [...document.errors, ...document.warnings];
+  const firstSyntax = all.find((error) => error.code !== 'DUPLICATE_KEY');
+  return all.filter((error) => error.code === 'DUPLICATE_KEY' || error === firstSyntax)
+    .sort((a, b) => a.pos[0] - b.pos[0])
+    .map((error) => {
+      const { line, col } = lineCounter.linePos(error.pos[0]);
+      return `${fileName}: line ${line}, column ${col}: ${yamlMessage(error, text)}`;
+    });
 }
 
 /**
@@ -70,7 +88,7 @@ function loadUncapped(fileName: string, text: string): LoadScenarioResult {
     return { ok: false, errors: [`${fileName}: line ${line}, column ${col}: nesting deeper than ${SCENARIO_DEPTH_MAX} levels`] };
   }
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
-  const syntax = yamlProblems(fileName, document, lineCounter);
+  const syntax = yamlProblems(fileName, document, lineCounter, text);
   if (syntax.length > 0) return { ok: false, errors: syntax };
 
   const lineOf = (pointer: string) => lineOfPointer(document, lineCounter, pointer);

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { checkOutputs, type CliIo } from '../runner/cli-io';
 import { wholeArg } from '../runner/whole-arg';
-import { optionValue, printUsage, usageMistake } from '../runner/cli-args';
+import { optionValue, printUsage, splitOptionValues, usageMistake } from '../runner/cli-args';
 import { dumpScenario } from './dump-scenario';
 import { replayCommand, runSwarm, type SwarmFailure } from './run-swarm';
 
@@ -26,7 +26,8 @@ interface SwarmArgs {
   dumpFile?: string;
 }
 
-function parseArgs(argv: readonly string[]): SwarmArgs | string {
+function parseArgs(words: readonly string[]): SwarmArgs | string {
+  const argv = splitOptionValues(words, ['--seeds', '--from', '--dump']);
   let seeds: number | undefined;
   let from = 0;
   let dumpFile: string | undefined;

@@ -137,6 +137,11 @@ t.test('a mistake on the command line: one line saying what is wrong, one pointi
     { args: ['replay', 'rec', '--report'], first: 'sim replay: --report needs a file', help: 'sim replay: see npm run sim -- replay --help' },
     { args: ['replay'], first: 'sim replay: missing the recording directory', help: 'sim replay: see npm run sim -- replay --help' },
     { args: ['hashes', '--updat'], first: 'sim hashes: unexpected "--updat"', help: 'sim hashes: see npm run sim -- hashes --help' },
+    // `-` is no file (it wrote one named "-" in the working directory, where stdout was meant).
+    { args: [yaml, '--trace', '-'], first: 'sim: --trace needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim: see npm run sim -- --help' },
+    { args: [yaml, '--report=-'], first: 'sim: --report needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim: see npm run sim -- --help' },
+    { args: ['swarm', '--seeds', '1', '--dump', '-'], first: 'sim swarm: --dump needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim swarm: see npm run sim -- swarm --help' },
+    { args: ['replay', 'rec', '--report', '-'], first: 'sim replay: --report needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim replay: see npm run sim -- replay --help' },
   ];
   for (const c of cases) {
     const r = sim(c.args);
@@ -147,6 +152,30 @@ t.test('a mistake on the command line: one line saying what is wrong, one pointi
   const missing = sim([yaml]);
   t.equal(missing.code, 2);
   t.match(missing.err, /^sim: cannot read .*missing\.yaml: .*\n$/, 'a file that cannot be read: one line');
+});
+
+t.test('--name=value is taken as --name value for every option that takes a value (it was "unknown option --seed=5")', async (t) => {
+  const yaml = file('equals.yaml', base);
+  const trace = join(dir, 'equals.jsonl');
+  const rows: readonly { args: string[]; same: string[] }[] = [
+    { args: [yaml, '--seed=5', '--quiet'], same: [yaml, '--seed', '5', '--quiet'] },
+    { args: [yaml, '--max-steps=10', '--quiet'], same: [yaml, '--max-steps', '10', '--quiet'] },
+    { args: [yaml, `--trace=${trace}`, '--quiet'], same: [yaml, '--trace', trace, '--quiet'] },
+    { args: [yaml, '--seed=x'], same: [yaml, '--seed', 'x'] },
+    { args: [yaml, '--trace='], same: [yaml, '--trace'] },
+    { args: ['swarm', '--seeds=1', '--from=3'], same: ['swarm', '--seeds', '1', '--from', '3'] },
+    { args: ['replay', 'docs/recordings/local-web', '--until=2s'], same: ['replay', 'docs/recordings/local-web', '--until', '2s'] },
+  ];
+  const wall = (text: string): string => text.replace(/[\d.]+ s wall/, 'W s wall');
+  for (const row of rows) {
+    const r = sim(row.args);
+    const expected = sim(row.same);
+    t.equal(r.code, expected.code, row.args.join(' '));
+    t.equal(wall(r.out), wall(expected.out), `${row.args.join(' ')}: stdout`);
+    t.equal(r.err, expected.err, `${row.args.join(' ')}: stderr`);
+  }
+  // An option without a value is still unknown with one.
+  t.equal(sim([yaml, '--quiet=1']).err, 'sim: unknown option --quiet=1\nsim: see npm run sim -- --help\n');
 });
 
 t.test('--help lists every command with the options its own usage shows, and README.md shows each option of each', async (t) => {

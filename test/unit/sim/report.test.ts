@@ -138,3 +138,29 @@ t.test('the page is self-contained: the libraries inline, no address to fetch, t
   t.match(html, '<h1>Scenario p&lt;/script&gt;&lt;!--', 'and is text in the heading');
   t.match(html, /<table id="decisions">[\s\S]*kill web\.instance-\w{8} of \/web on agent-4: scale-down/);
 });
+
+t.test('the heading says the verdict the summary says: PASSED, FAILED, or STOPPED for a run its bound stopped with nothing failed (it said FAILED)', async (t) => {
+  const partition = readFileSync('scenarios/partition.yaml', 'utf8');
+  const rows: readonly { name: string; text: string; maxLoopSteps?: number; verdict: string; stopped?: RegExp }[] = [
+    { name: 'a run that passed', text: partition, verdict: 'passed">PASSED' },
+    { name: 'a run that failed', text: partition.replace('instances: { /web: { Running: 3, total: 3 } }', 'instances: { /web: { Running: 4 } }'), verdict: 'failed">FAILED' },
+    {
+      name: 'a run its bound on loop steps stopped before its expectations',
+      text: partition, maxLoopSteps: 20, verdict: 'stopped">STOPPED',
+      stopped: /<p id="stopped">stopped by its bound of 20 loop steps at [\d.]+s of 15m0\.000s, before its expectations; no verdict<\/p>/,
+    },
+    {
+      name: 'a run stopped after an expectation failed',
+      text: partition.replace('instances: { /web: { Running: 3, total: 3 } }', 'instances: { /web: { Running: 4 } }'), maxLoopSteps: 40, verdict: 'failed">FAILED',
+      stopped: /<p id="stopped">FAILED: 1 expectation failed before it was stopped by its bound of 40 loop steps at /,
+    },
+  ];
+  for (const row of rows) {
+    const scenario = load('partition.yaml', row.text);
+    const result = runScenario(scenario, { keepTrace: true, ...(row.maxLoopSteps === undefined ? {} : { maxLoopSteps: row.maxLoopSteps }) });
+    const html = renderReport(scenario, result, 'npm run sim -- partition.yaml');
+    t.match(html, `<h1>Scenario partition <span class="verdict ${row.verdict}</span></h1>`, row.name);
+    if (row.stopped === undefined) t.notMatch(html, '<p id="stopped">', `${row.name}: not stopped`);
+    else t.match(html, row.stopped, `${row.name}: where it stopped`);
+  }
+});

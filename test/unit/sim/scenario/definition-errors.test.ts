@@ -44,3 +44,19 @@ t.test('each semantic error of a definition carries its line', async (t) => {
 t.test('valid constraints load without errors', async (t) => {
   t.strictSame(definitionErrors(scenarioWith('  - at: 0s\n    app: { id: /web, cmd: sleep 100, constraints: [[rack, MAX_PER, "2"], [rack, LIKE, "r[0-9]"]] }')), []);
 });
+
+t.test('an id or name that breaks its pattern is said in words, not as the regular expression (80 characters of it for an id)', async (t) => {
+  const rows: readonly { name: string; step: string; error: string }[] = [
+    {
+      name: 'an app id with a capital, an underscore and a non-ASCII letter',
+      step: '    app: { id: /Wéb_1, cmd: sleep 100 }',
+      error: `${F}: /timeline/0/app/id: expected an id of names separated by "/" (such as "/web" or "/prod/api"), each of lowercase letters, digits, "-" and ".", starting and ending with a letter or digit, as each part between dots does, got "/Wéb_1"`,
+    },
+    {
+      name: 'a pod container name',
+      step: '    pod: { id: /p, containers: [{ name: My_C, resources: { cpus: 0.1, mem: 32 } }] }',
+      error: `${F}: /timeline/0/pod/containers/0/name: expected a name of lowercase letters, digits and "-" that starts and ends with a letter or digit, got "My_C"`,
+    },
+  ];
+  for (const row of rows) t.strictSame(definitionErrors(scenarioWith(`  - at: 0s\n${row.step}`)), [row.error], row.name);
+});

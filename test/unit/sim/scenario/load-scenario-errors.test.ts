@@ -49,6 +49,23 @@ const cases: readonly Case[] = [
     errors: [`${F}: /seeed: unknown field "seeed"; did you mean "seed"? (allowed: name, description, seed, duration, options, invariants, cluster, timeline) (line 12)`],
   },
   {
+    // It was two: the unknown field and 'required field "timeline" is missing'.
+    name: 'a misspelt required field is one error, at the top level and in an agent group',
+    text: scenario({ head: 'name: x\nseed: 1\nduraton: 30m', cluster: '    - resource: { cpus: 4, mem: 8192 }' }),
+    errors: [
+      `${F}: /duraton: unknown field "duraton"; did you mean "duration"? (allowed: name, description, seed, duration, options, invariants, cluster, timeline) (line 3)`,
+      `${F}: /cluster/agents/0/resource: unknown field "resource"; did you mean "resources"? (allowed: count, start, idPrefix, hostnamePrefix, region, zones, resources, reserved, attributes) (line 6)`,
+    ],
+  },
+  {
+    name: 'a required field missing with an unknown field that is no misspelling of it: both',
+    text: scenario({ head: 'name: x\nseed: 1\ncolour: blue' }),
+    errors: [
+      `${F}: /duration: required field "duration" is missing (expected a duration such as "30s", "5m", "1h30m" or a number of milliseconds) (line 1)`,
+      `${F}: /colour: unknown field "colour" (allowed: name, description, seed, duration, options, invariants, cluster, timeline) (line 3)`,
+    ],
+  },
+  {
     name: 'unknown action',
     text: scenario({ timeline: '  - at: 1m\n    explode: /web' }),
     errors: [`${F}: /timeline/1/explode: unknown field "explode" (allowed: at, force, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, schedulerFailover, expect, note) (line 12)`],
@@ -189,6 +206,22 @@ const cases: readonly Case[] = [
     errors: [`${F}: /timeline/1/expect/events/0/where/appID: app_terminated_event has no field "appID"; did you mean "appId"? (fields: eventType, timestamp, appId) (line 12)`],
   },
   {
+    // Each matched no event, so the check failed (or passed a max) at run time with "got 0".
+    name: 'where values no event can have: an id of no app, a number for an id, a misspelt task state and condition',
+    text: scenario({
+      timeline: '  - at: 1m\n    expect:\n      events:\n'
+        + '        - { type: instance_changed_event, where: { runSpecId: /nope } }\n'
+        + '        - { type: status_update_event, where: { appId: 5, taskStatus: TASK_RUNING } }\n'
+        + '        - { type: instance_changed_event, where: { condition: running } }',
+    }),
+    errors: [
+      `${F}: /timeline/1/expect/events/0/where/runSpecId: no app or pod with id "/nope" in this scenario (apps and pods: /web) (line 14)`,
+      `${F}: /timeline/1/expect/events/1/where/appId: expected the id of an app or pod of this scenario, such as "/web", got 5 (line 15)`,
+      `${F}: /timeline/1/expect/events/1/where/taskStatus: expected one of: TASK_STAGING, TASK_STARTING, TASK_RUNNING, TASK_KILLING, TASK_FINISHED, TASK_FAILED, TASK_KILLED, TASK_ERROR, TASK_LOST, TASK_DROPPED, TASK_UNREACHABLE, TASK_GONE, TASK_GONE_BY_OPERATOR, TASK_UNKNOWN, got "TASK_RUNING"; did you mean "TASK_RUNNING"? (line 15)`,
+      `${F}: /timeline/1/expect/events/2/where/condition: expected one of: Scheduled, Provisioned, Staging, Starting, Running, Killing, Killed, Finished, Failed, Error, Unreachable, UnreachableInactive, Gone, Dropped, Unknown, got "running"; did you mean "Running"? (line 16)`,
+    ],
+  },
+  {
     name: 'kill with both count and agent',
     text: scenario({ timeline: '  - at: 1m\n    kill: { id: /web, count: 1, agent: agent-1 }' }),
     errors: [`${F}: /timeline/1/kill: give either count (how many instances) or agent (all instances on that agent), not both (line 12)`],
@@ -267,6 +300,15 @@ const cases: readonly Case[] = [
     ],
   },
   {
+    // It counted nothing, ever, and failed at run time as "expected >= 1, got 0" (or passed a max).
+    name: 'an events check whose since is after its own step',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { events: [ { type: status_update_event, since: 5m }, { type: status_update_event, since: 1m, max: 0 } ] }\n  - at: 2m\n    expect:\n      events:\n        - { type: status_update_event, since: 3m, max: 0 }' }),
+    errors: [
+      `${F}: /timeline/1/expect/events/0/since: expected a time at or before the step's own (1m), got 5m: events are counted from since to the step, so none would count (line 12)`,
+      `${F}: /timeline/2/expect/events/0/since: expected a time at or before the step's own (2m), got 3m: events are counted from since to the step, so none would count (line 16)`,
+    ],
+  },
+  {
     name: 'a zero offer interval',
     text: scenario({ head: 'name: x\nseed: 1\nduration: 30m\noptions: { timings: { offerInterval: 0 } }' }),
     errors: [`${F}: /options/timings/offerInterval: expected a duration greater than 0 (line 4)`],
@@ -318,9 +360,30 @@ const cases: readonly Case[] = [
     errors: [`${F}: line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]`],
   },
   {
-    name: 'duplicate YAML key',
+    name: 'duplicate YAML key, named',
     text: 'name: x\nname: y\n',
-    errors: [`${F}: line 2, column 1: Map keys must be unique`],
+    errors: [`${F}: line 2, column 1: Map keys must be unique: "name" is given again in the same mapping`],
+  },
+  {
+    name: 'every duplicate YAML key, each its own mistake, in a block and in a flow mapping',
+    text: 'name: x\nseed: 1\nname: y\ncluster: { a: 1, a: 2 }\n"seed": 3\n',
+    errors: [
+      `${F}: line 3, column 1: Map keys must be unique: "name" is given again in the same mapping`,
+      `${F}: line 4, column 18: Map keys must be unique: "a" is given again in the same mapping`,
+      `${F}: line 5, column 1: Map keys must be unique: "seed" is given again in the same mapping`,
+    ],
+  },
+  {
+    // yaml reported six problems for it, five of them echoes of the tab.
+    name: 'a tab as indentation is one error',
+    text: scenario({ cluster: '\t- count: 3\n      resources: { cpus: 4, mem: 8192 }' }),
+    errors: [`${F}: line 6, column 1: Tabs are not allowed as indentation`],
+  },
+  {
+    // yaml's message asked the author to call YAML.parseAllDocuments().
+    name: 'a second YAML document',
+    text: `${scenario()}\n---\nname: y\n`,
+    errors: [`${F}: line 12, column 1: a second YAML document starts here (after "---" or "..."); a scenario file holds one`],
   },
   {
     name: 'schedulerFailover: an unknown field',
@@ -501,4 +564,14 @@ t.test(`at most ${SCENARIO_ERRORS_MAX} problems are printed, then how many more`
   if (result.ok) return;
   t.equal(result.errors.length, SCENARIO_ERRORS_MAX + 1, result.errors.join('\n'));
   t.equal(result.errors.at(-1), `${F}: … and 30 more problems`);
+});
+
+t.test('a run spec id in where is written as in any step, with or without the leading / (without it, it matched nothing)', async (t) => {
+  for (const id of ['web', '/web']) {
+    const result = loadScenario(F, scenario({ timeline: `  - at: 1m\n    expect: { events: [ { type: status_update_event, where: { appId: ${id}, taskStatus: TASK_RUNNING } } ] }` }));
+    t.ok(result.ok, id);
+    if (!result.ok) continue;
+    const step = result.scenario.timeline[1];
+    t.strictSame(step?.action.type === 'expect' ? step.action.expectation.events[0]?.where : undefined, { appId: '/web', taskStatus: 'TASK_RUNNING' }, id);
+  }
 });

@@ -119,6 +119,19 @@ for (const c of cases) {
   });
 }
 
+t.test('an instance count beyond MAX_INSTANCES by itself is one error, at its own pointer (the total said it a second time)', async (t) => {
+  const rows: readonly { where: string; step: string; error: string }[] = [
+    { where: 'an app', step: 'app: { id: /b, cmd: sleep 1, instances: 99999999999 }', error: 'x.yaml: /timeline/1/app/instances: expected a whole number <= 100000, got 99999999999 (line 12)' },
+    { where: 'a scale step', step: 'scale: { id: /web, instances: 200000 }', error: 'x.yaml: /timeline/1/scale/instances: expected a whole number <= 100000, got 200000 (line 12)' },
+    { where: 'a pod', step: 'pod: { id: /p, scaling: { kind: fixed, instances: 200000 }, containers: [{ name: c, resources: { cpus: 0.1, mem: 32 } }] }', error: 'x.yaml: /timeline/1/pod/scaling/instances: expected a number <= 100000, got 200000 (line 12)' },
+    { where: 'a deploy step', step: 'deploy: { apps: [{ id: /a, cmd: x, instances: 200000 }] }', error: 'x.yaml: /timeline/1/deploy/apps/0/instances: expected a whole number <= 100000, got 200000 (line 12)' },
+  ];
+  for (const row of rows) {
+    const result = loadScenario(F, base({ timeline: `  - at: 1m\n    ${row.step}` }));
+    t.strictSame(result.ok ? [] : result.errors, [row.error], row.where);
+  }
+});
+
 t.test('a __proto__ key is reported at its own pointer and line, wherever it is (it was at line 1 at the top level)', async (t) => {
   const rows: readonly { where: string; text: string; error: string }[] = [
     { where: 'top level', text: base({ head: 'name: x\nseed: 1\n__proto__: 1\nduration: 2m' }), error: 'x.yaml: /__proto__: the key "__proto__" is not allowed (line 3)' },
