@@ -206,7 +206,9 @@ export const DEFAULT_INSTANCES_PER_INPUT = 500;
 /**
  * The names `--enable_features` takes: Marathon 1.11's (`Features.availableFeatures`: vips,
  * task_killing, external_volumes, secrets, gpu_resources). pacer acts on task_killing and
- * gpu_resources; the others are accepted, as Marathon's, and change nothing here.
+ * gpu_resources; as Marathon, the API refuses an app's GPUs without gpu_resources, secrets
+ * without secrets and external volumes without external_volumes (`marathon/convert/feature-rules.ts`);
+ * vips is accepted and changes nothing.
  */
 export const MARATHON_FEATURES: readonly string[] = ['vips', 'task_killing', 'external_volumes', 'secrets', 'gpu_resources'];
 

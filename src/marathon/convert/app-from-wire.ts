@@ -15,6 +15,7 @@ import { constraintsFromWire } from './constraints-from-wire';
 import type { ConvertContext } from './convert-context';
 import type { ConvertResult } from './convert-result';
 import { ErrorSink } from './error-sink';
+import { appFeatureRules } from './feature-rules';
 import { killSelectionFromWire } from './kill-selection-from-wire';
 import { pathIdFromWire } from './path-id';
 import { readinessChecksFromWire } from './readiness-checks-from-wire';
@@ -116,6 +117,9 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
     dependencies: app.optionalStrings('dependencies') ?? [],
     ...optional('residency', residencyOf(app, resident)),
   };
+  appFeatureRules(app, {
+    gpus: resources.gpus, containerType: container?.type, secretCount: Object.keys(secrets).length, envSecretCount: Object.keys(env.secrets).length,
+  }, ctx);
   return id === undefined ? undefined : spec;
 }
 

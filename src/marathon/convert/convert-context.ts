@@ -25,4 +25,12 @@ export interface ConvertContext {
    * every root version that holds it.
    */
   readonly storedRecord?: boolean;
+  /**
+   * `--enable_features`, for a definition a client sends: Marathon refuses its GPUs without
+   * `gpu_resources`, its secrets without `secrets` and its external volumes without
+   * `external_volumes` (`feature-rules.ts`). Unset where definitions are not checked against the
+   * flags: stored records (a store written with a feature on still loads after a restart without
+   * it) and the simulator's scenario files.
+   */
+  readonly enabledFeatures?: readonly string[];
 }

@@ -3,6 +3,7 @@ import { secretsFromWire } from './app-from-wire';
 import type { ConvertContext } from './convert-context';
 import type { ConvertResult } from './convert-result';
 import { ErrorSink } from './error-sink';
+import { podFeatureRules } from './feature-rules';
 import { childPointer } from './json-pointer';
 import { linuxInfoFromWire } from './linux-info-from-wire';
 import { pathIdFromWire } from './path-id';
@@ -81,6 +82,7 @@ function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
     ...(linuxInfo === undefined ? {} : { linuxInfo }),
     ...(legacySharedCgroups === undefined ? {} : { legacySharedCgroups }),
   };
+  podFeatureRules(pod, { secretCount: Object.keys(secrets).length, envSecretCount: Object.keys(env.secrets).length }, ctx);
   return id === undefined ? undefined : spec;
 }
 

@@ -60,7 +60,8 @@ function appVolumeOf(v: WireObject, storedRecord: boolean): AppVolume | undefine
  * `containerPath` is one segment of the sandbox, neither `.` nor `..` nor anything with a `/`
  * (the volume is mounted at `<sandbox>/<containerPath>`: `.` was the sandbox itself, and on the
  * local cluster the launch that linked the volume there failed and stopped pacer); its mode is
- * RW; only a mount volume has a `maxSize`, above its `size`; a root volume has no constraints.
+ * RW; its `size` is above 0; only a mount volume has a `maxSize`, above its `size`; a root volume
+ * has no constraints. (Marathon checks none of these for a pod's persistent volume.)
  */
 function persistentVolumeRules(
   v: WireObject, containerPath: string | undefined, mode: ReadMode | undefined, info: PersistentVolumeInfo | undefined,
@@ -70,7 +71,8 @@ function persistentVolumeRules(
   if (mode !== undefined && mode !== 'RW') v.fail('mode', `got ${mode}, expected RW: a persistent volume is read-write`);
   const p = v.child('persistent');
   if (info === undefined || p === undefined) return;
-  // `validPersistentInfo`, with Marathon's messages:
+  // `validPersistentInfo`, with Marathon's messages (accord's for `size should be > 0`):
+  if (info.size <= 0) p.fail('size', `got ${info.size}, expected more than 0`);
   if (info.maxSize !== undefined && info.type !== 'mount') p.fail('maxSize', 'Only mount volumes can have maxSize');
   else if (info.maxSize !== undefined && info.maxSize <= info.size) p.fail('maxSize', 'Max size must be larger than size');
   if ((info.type ?? 'root') === 'root' && info.constraints.length > 0) p.fail('constraints', 'Constraints on root volumes are not supported');

@@ -4,12 +4,12 @@ import { runSpecFromRecord } from '../../../src/store/run-spec-record';
 
 /*
  * Marathon's rules for an app's persistent volume (AppValidation.validPersistentVolume): the
- * containerPath is one relative segment (not `.`, `..`, nothing with `/`), the mode is RW, only a
- * mount volume has a maxSize, above its size, and a root volume has no constraints. A
- * containerPath of `.` was accepted, and its first launch on the local cluster stopped pacer
- * (`rm returned EISDIR` linking the volume over the sandbox). Each is a 422 at Marathon's path,
- * and nothing is stored. A record stored before these rules still loads (it is not set aside, with
- * every root version holding it): the rules are the API's, not the store's.
+ * containerPath is one relative segment (not `.`, `..`, nothing with `/`), the mode is RW, the size
+ * is above 0, only a mount volume has a maxSize, above its size, and a root volume has no
+ * constraints. A containerPath of `.` was accepted, and its first launch on the local cluster
+ * stopped pacer (`rm returned EISDIR` linking the volume over the sandbox). Each is a 422 at
+ * Marathon's path, and nothing is stored. A record stored before these rules still loads (it is
+ * not set aside, with every root version holding it): the rules are the API's, not the store's.
  */
 
 const volume = (over: Record<string, unknown>, persistent: Record<string, unknown> = { size: 1 }) => ({
@@ -23,6 +23,7 @@ const cases: readonly { name: string; body: object; path: string; error: string 
   { name: 'containerPath ./', body: volume({ containerPath: './' }), path: '/container/volumes(0)/containerPath', error: 'value must not contain "/"' },
   { name: 'containerPath a/b', body: volume({ containerPath: 'a/b' }), path: '/container/volumes(0)/containerPath', error: 'value must not contain "/"' },
   { name: 'mode RO', body: volume({ mode: 'RO' }), path: '/container/volumes(0)/mode', error: 'got RO, expected RW: a persistent volume is read-write' },
+  { name: 'size 0', body: volume({}, { size: 0 }), path: '/container/volumes(0)/persistent/size', error: 'got 0, expected more than 0' },
   { name: 'maxSize on a root volume', body: volume({}, { size: 1, maxSize: 2 }), path: '/container/volumes(0)/persistent/maxSize', error: 'Only mount volumes can have maxSize' },
   { name: 'maxSize not above size', body: volume({}, { type: 'mount', size: 2, maxSize: 2 }), path: '/container/volumes(0)/persistent/maxSize', error: 'Max size must be larger than size' },
   { name: 'constraints on a root volume', body: volume({}, { size: 1, constraints: [['path', 'LIKE', 'x']] }), path: '/container/volumes(0)/persistent/constraints', error: 'Constraints on root volumes are not supported' },

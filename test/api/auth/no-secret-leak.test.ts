@@ -42,6 +42,8 @@ t.test('no response, event or log line contains a configured secret', async (tt)
     ...defaultConfig(dir), cluster: 'mesos', port: 0, master: master.url,
     httpCredentials: `admin:${HTTP_PASSWORD}`, httpTokensFile: writeTokens(join(dir, 'tokens'), { ci: TOKEN }),
     mesosAuthenticationPrincipal: 'pacer', mesosAuthenticationSecretFile: secretFile,
+    // The app below has a secret reference, which needs the feature (as in Marathon).
+    features: ['secrets'],
   };
   // pacer's log at its most verbose, the Mesos driver's lines in it (component mesos).
   const captured = captureLog('json', 'all');

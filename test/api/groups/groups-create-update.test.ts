@@ -87,6 +87,19 @@ t.test('PUT on a group that does not exist creates it (200)', async (t) => {
   t.ok(findRunSpec(kit.deps.scheduler.root(), '/new/deep/x'));
 });
 
+t.test('PUT /v2/groups/g whose body names another group changes that group, as Marathon\'s effectivePath', async (t) => {
+  // GroupsResource.update: the body's id, resolved against the URL's group, is the group changed;
+  // Marathon answers 200 and leaves the URL's group as it was.
+  const kit = groupKit(t);
+  t.equal((await kit.request('POST', '/v2/groups', { id: '/g', apps: [appBody('/g/a')] })).statusCode, 201);
+  t.equal((await kit.request('PUT', '/v2/groups/g', { id: '/other', apps: [appBody('/other/b')] })).statusCode, 200);
+  t.equal((await kit.request('PUT', '/v2/groups/g', { id: 'sub', apps: [appBody('c')] })).statusCode, 200);
+  const root = kit.deps.scheduler.root();
+  t.ok(findRunSpec(root, '/g/a'), 'the URL\'s group keeps its app');
+  t.ok(findRunSpec(root, '/other/b'), 'an absolute id names the group changed');
+  t.ok(findRunSpec(root, '/g/sub/c'), 'a relative id resolves against the URL\'s group');
+});
+
 t.test('re-PUTting identical apps restarts nothing and leaves no deployment running (facts 46, 70)', async (t) => {
   const kit = groupKit(t);
   const body = { id: '/g', apps: [appBody('a', { instances: 2 })] };

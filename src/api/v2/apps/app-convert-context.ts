@@ -10,12 +10,14 @@ import { roleContextOf } from '../../../scheduler/index';
  * - the group role is enforced when the app's top-level group has `enforceRole`, or, for a
  *   top-level group this change creates, when `--new_group_enforce_role` is `top` (fact 112);
  * - an existing app keeps being accepted with the role it has (fact 111, Marathon's
- *   `RoleSettings.forService` adds the existing role to the valid ones): `previousRole`.
+ *   `RoleSettings.forService` adds the existing role to the valid ones): `previousRole`;
+ * - `--enable_features`, which the app's GPUs, secrets and external volumes need (`feature-rules.ts`).
  */
 export function appConvertContext(deps: ApiDeps, appId: string, versionIso: string, existing: AppSpec | undefined): ConvertContext {
   return {
     defaultRole: deps.config.defaultRole,
     versionIso,
+    enabledFeatures: deps.config.features,
     ...(deps.config.defaultNetworkName !== undefined ? { defaultNetworkName: deps.config.defaultNetworkName } : {}),
     ...roleContextOf(deps.scheduler.root(), appId, existing, deps.config.newGroupEnforceRole),
   };

@@ -70,13 +70,15 @@ function withAbsoluteIds(raw: Readonly<Record<string, unknown>>, id: string | un
 
 /**
  * The converter's context for app `id`: the enforced group role when its top-level group enforces
- * one, and the role the app has now, which stays acceptable until changed (fact 111).
+ * one, the role the app has now, which stays acceptable until changed (fact 111), and
+ * `--enable_features` (`feature-rules.ts`).
  */
 function convertContext(ctx: GroupAppContext, id: string | undefined, previous: RunSpec | undefined): ConvertContext {
   const config = ctx.deps.config;
   return {
     defaultRole: config.defaultRole,
     versionIso: ctx.versionIso,
+    enabledFeatures: config.features,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
     ...(id === undefined ? {} : roleContextOf(ctx.root, id, previous, config.newGroupEnforceRole, ctx.enforces)),
   };

@@ -53,13 +53,15 @@ export function existingPod(deps: ApiDeps, id: string): PodSpec | undefined {
  * The conversion context of a pod write (spec 2.7): the default role and network name from the
  * config, now as the version, and the group role when the pod's top-level group enforces it (or
  * would be created enforcing, with `--new_group_enforce_role top`, fact 112). An existing pod's
- * current role stays acceptable until changed (fact 111): `previousRole`.
+ * current role stays acceptable until changed (fact 111): `previousRole`. `--enable_features`:
+ * the pod's secrets need `secrets` (`feature-rules.ts`).
  */
 function convertContext(deps: ApiDeps, id: string, previous: PodSpec | undefined): ConvertContext {
   const { config } = deps;
   return {
     defaultRole: config.defaultRole,
     versionIso: isoTime(deps.clock.nowMs()),
+    enabledFeatures: config.features,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
     ...roleContextOf(deps.scheduler.root(), id, previous, config.newGroupEnforceRole),
   };
