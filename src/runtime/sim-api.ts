@@ -127,7 +127,9 @@ function simApiConfig(config: PacerConfig, scenario: Scenario, listeners: ApiLis
     defaultRole: scenario.options.defaultRole,
     newGroupEnforceRole: DEFAULT_SCHEDULER_OPTIONS.newGroupEnforceRole,
     maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
-    features: scenario.options.taskKilling ? ['task_killing'] : [],
+    // task_killing is the core's (the workload's `taskKilling`); the others only say what the API
+    // accepts (an app's GPUs, secrets, external volumes): those come from `--enable_features`.
+    features: [...(scenario.options.taskKilling ? ['task_killing'] : []), ...config.features.filter((f) => f !== 'task_killing')],
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
     bodyLimitBytes: config.bodyLimitBytes, httpCompression: config.httpCompression, build: pacerBuild(),
     clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,

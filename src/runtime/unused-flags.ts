@@ -25,7 +25,7 @@ const SIM_IGNORES = [
   '--store', '--store_sync', '--store_min_free', '--mesos_role', '--new_group_enforce_role', '--max_running_deployments', '--max_total_instances',
   '--local_port_min', '--local_port_max', '--gpu_scheduling_behavior', '--max_instances_per_offer',
   '--decline_offer_duration', '--accept_refuse_duration', '--launches_per_input', '--launches_per_offer_batch',
-  '--instances_per_input', '--enable_features', '--unhealthy_kill_floor', '--record', '--record_ring',
+  '--instances_per_input', '--unhealthy_kill_floor', '--record', '--record_ring',
 ];
 
 const UNUSED: Readonly<Record<ClusterKind, ReadonlySet<string>>> = {
