@@ -4,7 +4,7 @@ import type { DeploymentManager } from './deployments/deployment-manager';
 import { startHealthChecks } from './health/scheduler-health';
 import { seedAgentHealth } from './health/agent-health';
 import { startReadiness } from './readiness/readiness-checks';
-import { countRole, isActive, isPlaced } from './instances/instance-tracker';
+import { countRole, countsForFloor, isActive, isPlaced } from './instances/instance-tracker';
 import { converge } from './instances/converge';
 import { sendKills } from './kill/kill-instance';
 import { isTerminalCondition, isUnreachableCondition } from './model/condition';
@@ -189,6 +189,7 @@ function adopt(ctx: DeploymentContext, inst: Instance): void {
   if (inst.condition === 'Scheduled') rs.scheduled.push(inst);
   if (isActive(inst)) rs.activeCount++;
   if (inst.condition === 'Running') rs.runningCount++;
+  if (countsForFloor(inst)) rs.floorCounted++;
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.add(inst.agent);
 }
 

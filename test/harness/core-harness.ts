@@ -13,6 +13,8 @@ import type { Random } from '../../src/scheduler/ports/random';
 import type { StoredState } from '../../src/scheduler/ports/store';
 import type { Timers } from '../../src/scheduler/ports/timers';
 import { Scheduler } from '../../src/scheduler/scheduler';
+import { countsForFloor } from '../../src/scheduler/instances/instance-tracker';
+import type { RunSpecState } from '../../src/scheduler/state/run-spec-state';
 import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
 import { makeOffer } from '../builders/cluster-builders';
 import { MemoryStore, type StoreWrite } from './memory-store';
@@ -276,6 +278,7 @@ export class Harness {
   }
 
   private notify(): void {
+    checkFloorCounts(this.scheduler);
     for (const fn of this.observers) fn();
   }
 
@@ -301,4 +304,23 @@ function taskIds(tasks: readonly (string | TaskLaunch | readonly TaskLaunch[])[]
     else out.push((t as TaskLaunch).taskId);
   }
   return out;
+}
+
+/** Run specs of at most this many instances are recounted after every input ({@link checkFloorCounts}); bigger ones are left to the simulator's scenarios. */
+const FLOOR_RECOUNT_MAX_INSTANCES = 2000;
+
+/**
+ * After every input of every test on the harness: each run spec's `floorCounted`, which the
+ * instance tracker keeps at each write, is what a pass over its instances counts (a write path
+ * that forgot it would move the kill-storm floor's decisions without any test of the floor
+ * noticing at once).
+ */
+function checkFloorCounts(scheduler: Scheduler): void {
+  const runSpecs = (scheduler as unknown as { ctx: { state: { runSpecs: Map<string, RunSpecState> } } }).ctx.state.runSpecs;
+  for (const rs of runSpecs.values()) {
+    if (rs.instances.size > FLOOR_RECOUNT_MAX_INSTANCES) continue;
+    let counted = 0;
+    for (const inst of rs.instances.values()) if (countsForFloor(inst)) counted++;
+    if (counted !== rs.floorCounted) throw new Error(`${rs.spec.id}: floorCounted ${rs.floorCounted}, but ${counted} of its instances count for the floor`);
+  }
 }

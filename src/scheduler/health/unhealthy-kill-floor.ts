@@ -67,7 +67,7 @@ export function unhealthyKillFloor(target: number, capacity: number): number {
 
 /**
  * Which unhealthy kills may go ahead now. `counted`: the app's instances that count towards the
- * floor now (unhealthy-kill.ts `countsForFloor`: running, no kill under way, healthy at least once
+ * floor now (instances/instance-tracker.ts `countsForFloor`: running, no kill under way, healthy at least once
  * since they started); `candidates`: the instances whose kill is due, in kill-selection order,
  * each saying whether it counts. A candidate that does not count goes ahead (its kill cannot
  * lower the count); one that counts goes ahead while the count stays at or above `floor` after

@@ -54,5 +54,5 @@ function appHeldKills(ctx: InstanceContext, rs: RunSpecState): HeldKillsStatus |
     });
   }
   if (held.length === 0) return undefined;
-  return { appId: rs.spec.id, ...floorState(ctx, rs.spec, rs.instances.values()), held };
+  return { appId: rs.spec.id, ...floorState(ctx, rs), held };
 }

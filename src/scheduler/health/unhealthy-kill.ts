@@ -2,11 +2,10 @@ import type { InstanceContext } from '../instances/instance-context';
 import { unhealthyKillDeferralEndedEvent, unhealthyKillDeferredEvent, unhealthyKillEvents } from '../events/unhealthy-kill-events';
 import type { DeferralOutcome } from '../model/events';
 import type { Instance } from '../model/instance';
-import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
 import { killInstance } from '../kill/kill-instance';
 import { recordTaskFailure } from '../instances/record-task-failure';
-import { markProven, setKillReason } from '../instances/instance-tracker';
+import { countsForFloor, markProven, setKillReason } from '../instances/instance-tracker';
 import type { DeferredKill } from './health-tracker';
 import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource } from './unhealthy-kill-floor';
 
@@ -37,7 +36,7 @@ export function killUnhealthy(ctx: InstanceContext, rs: RunSpecState, inst: Inst
  * next failed check, whenever an instance of the app turns healthy, and as other kills of the app
  * fall due; it is dropped if the instance passes its checks again ({@link onInstanceHealthy}).
  * Every due kill of the app is decided together, in the order they fell due, by
- * `killsWithinFloor` (unhealthy-kill-floor.ts, the rule). Costs one pass over the app's instances.
+ * `killsWithinFloor` (unhealthy-kill-floor.ts, the rule). Costs one pass over the app's held kills; the count of instances that count for the floor is kept per app by the instance tracker (`floorCounted`).
  */
 export function requestUnhealthyKill(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: string): void {
   let due = ctx.health.deferredKills.get(rs.spec.id);
@@ -65,19 +64,6 @@ export function onInstanceHealthy(ctx: InstanceContext, rs: RunSpecState, inst: 
   if (due.size > 0) settleDueKills(ctx, rs);
 }
 
-/**
- * Whether `inst` counts towards its app's floor: it is Running with goal Running, no kill of it
- * is under way, and it has been healthy since it last started (`proven`: stored with it, so a core
- * that takes over counts the same instances). Healthy now or not: an instance that served and fails together with its
- * siblings is what the floor keeps. One that never passed its checks since it started (a
- * replacement in its grace period, or failing since launch) has shown nothing to keep, and
- * killing it cannot lower the count.
- */
-export function countsForFloor(inst: Instance): boolean {
-  return inst.condition === 'Running' && inst.goal === 'Running' && inst.killReason === undefined
-    && inst.killRequestedAtMs === undefined && inst.proven === true;
-}
-
 /** An app's floor and count right now, for decisions, events and the queue (`heldUnhealthyKills`). */
 export interface FloorState {
   readonly instances: number;
@@ -87,12 +73,11 @@ export interface FloorState {
   readonly counted: number;
 }
 
-/** The floor of `spec` (`--unhealthy_kill_floor` from the core's options) and how many of `instances` count now. */
-export function floorState(ctx: InstanceContext, spec: RunSpec, instances: Iterable<Instance>): FloorState {
+/** The floor of `rs` (`--unhealthy_kill_floor` from the core's options) and how many of its instances count now (`floorCounted`). */
+export function floorState(ctx: InstanceContext, rs: RunSpecState): FloorState {
+  const spec = rs.spec;
   const { capacity, source } = floorCapacity(spec, ctx.options.unhealthyKillFloor);
-  let counted = 0;
-  for (const inst of instances) if (countsForFloor(inst)) counted++;
-  return { instances: spec.instances, capacity, source, floor: unhealthyKillFloor(spec.instances, capacity), counted };
+  return { instances: spec.instances, capacity, source, floor: unhealthyKillFloor(spec.instances, capacity), counted: rs.floorCounted };
 }
 
 /**
@@ -104,7 +89,7 @@ function settleDueKills(ctx: InstanceContext, rs: RunSpecState): void {
   if (due === undefined) return;
   const ordered = [...due.keys()].map((id) => rs.instances.get(id)).filter((i): i is Instance => i !== undefined && isKillable(i));
   if (ordered.length === 0) return;
-  const state = floorState(ctx, rs.spec, rs.instances.values());
+  const state = floorState(ctx, rs);
   const counts = ordered.map((i) => countsForFloor(i));
   const verdicts = killsWithinFloor(state.counted, state.floor, counts);
   // The count after this settlement's kills, as the held kills' events report it.

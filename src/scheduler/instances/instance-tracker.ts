@@ -53,6 +53,34 @@ export function isPlaced(inst: Instance): boolean {
 }
 
 /**
+ * Whether `inst` counts towards its app's kill-storm floor (health/unhealthy-kill.ts): it is
+ * Running with goal Running, no kill of it is under way, and it has been healthy since it last
+ * started (`proven`: stored with it, so a core that takes over counts the same instances).
+ * Healthy now or not: an instance that served and fails together with its siblings is what the
+ * floor keeps. One that never passed its checks since it started (a replacement in its grace
+ * period, or failing since launch) has shown nothing to keep, and killing it cannot lower the
+ * count. The run spec's `floorCounted` is how many do; the writes below keep it ({@link keepFloorCount}).
+ */
+export function countsForFloor(inst: Instance): boolean {
+  return inst.condition === 'Running' && inst.goal === 'Running' && inst.killReason === undefined
+    && inst.killRequestedAtMs === undefined && inst.proven === true;
+}
+
+/**
+ * After a write that may change {@link countsForFloor} of `inst` (`before`: its value before the
+ * write): the run spec that holds it counts it or not. `rs` when the caller has it; else the one
+ * of its id, if that one holds this very instance (after a delete and a new app of the same id,
+ * the id names another run spec). Costs nothing unless the verdict changed.
+ */
+function keepFloorCount(ctx: InstanceContext, rs: RunSpecState | undefined, inst: Instance, before: boolean): void {
+  const after = countsForFloor(inst);
+  if (after === before) return;
+  const owner = rs ?? ctx.state.runSpecs.get(inst.runSpecId);
+  if (owner === undefined || owner.instances.get(inst.instanceId) !== inst) return;
+  owner.floorCounted += after ? 1 : -1;
+}
+
+/**
  * The one way to change an instance's condition: keeps `activeCount` and the placement counters
  * right and emits `instance_changed_event`.
  */
@@ -61,6 +89,7 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
   const wasActive = isActive(inst);
   const wasPlaced = isPlaced(inst);
   const wasRunning = inst.condition === 'Running';
+  const wasCounted = countsForFloor(inst);
   // An app task not made yet was launched at the condition's time, which is about to change.
   inst.keepTasks();
   inst.condition = condition;
@@ -72,6 +101,7 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
     rs.runningCount += (condition === 'Running' ? 1 : 0) - (wasRunning ? 1 : 0);
     if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   }
+  keepFloorCount(ctx, rs, inst, wasCounted);
   ctx.effects.event(instanceChangedEvent(inst, inst.conditionSinceMs), atEvent(inst));
 }
 
@@ -82,10 +112,12 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
 export function setGoal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, goal: Goal): void {
   if (inst.goal === goal) return;
   const wasActive = isActive(inst);
+  const wasCounted = countsForFloor(inst);
   inst.goal = goal;
   ctx.state.changed.add(inst.runSpecId);
   ctx.state.dirty.add(inst);
   rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
+  keepFloorCount(ctx, rs, inst, wasCounted);
   ctx.effects.event(instanceChangedEvent(inst, ctx.clock.nowMs()), atEvent(inst));
 }
 
@@ -158,6 +190,7 @@ export const NO_TASKS: Task[] = [];
  * or kill; the run spec's current definition ({@link retarget}).
  */
 export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
+  const wasCounted = countsForFloor(inst);
   inst.agent = undefined;
   inst.allocation = undefined;
   inst.tasks = NO_TASKS;
@@ -168,6 +201,7 @@ export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Ins
   inst.unreachableSinceMs = undefined;
   inst.killReason = undefined;
   inst.killRequestedAtMs = undefined;
+  keepFloorCount(ctx, rs, inst, wasCounted);
   retarget(ctx, rs, inst, rs.spec);
 }
 
@@ -254,14 +288,18 @@ export function setReservation(ctx: InstanceContext, inst: Instance, reservation
 /** Why the instance is killed; the first reason given stays. */
 export function setKillReason(ctx: InstanceContext, inst: Instance, reason: KillReason): void {
   if (inst.killReason !== undefined) return;
+  const wasCounted = countsForFloor(inst);
   inst.killReason = reason;
   ctx.state.dirty.add(inst);
+  keepFloorCount(ctx, undefined, inst, wasCounted);
 }
 
 /** Kills were sent for the instance's tasks now (the kill retry and recovery read it). */
 export function markKillRequested(ctx: InstanceContext, inst: Instance): void {
+  const wasCounted = countsForFloor(inst);
   inst.killRequestedAtMs = ctx.clock.nowMs();
   ctx.state.dirty.add(inst);
+  keepFloorCount(ctx, undefined, inst, wasCounted);
 }
 
 /** The instance's health (all checks passing; undefined = unknown) changed. */
@@ -278,8 +316,10 @@ export function setHealthy(ctx: InstanceContext, inst: Instance, healthy: boolea
  */
 export function markProven(ctx: InstanceContext, inst: Instance): void {
   if (inst.proven === true) return;
+  const wasCounted = countsForFloor(inst);
   inst.proven = true;
   ctx.state.dirty.add(inst);
+  keepFloorCount(ctx, undefined, inst, wasCounted);
 }
 
 /** A readiness check of this incarnation passed. */

@@ -80,7 +80,7 @@ export interface InstanceFields {
   ready?: boolean;
   /**
    * Healthy at least once since it last started (this incarnation): it counts for its app's
-   * kill-storm floor while Running (health/unhealthy-kill.ts `countsForFloor`). Stored (format 9),
+   * kill-storm floor while Running (instances/instance-tracker.ts `countsForFloor`). Stored (format 9),
    * so that a core that takes over counts what the one before it counted.
    */
   proven?: boolean;

@@ -16,6 +16,7 @@ export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): Run
     scheduled: new InstanceQueue(),
     activeCount: 0,
     runningCount: 0,
+    floorCounted: 0,
     toCreate: 0,
     toKill: [],
     counts: new PlacementCounts(request.constraints),

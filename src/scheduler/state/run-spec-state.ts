@@ -39,6 +39,13 @@ export interface RunSpecState {
    */
   runningCount: number;
   /**
+   * How many of its instances count towards its kill-storm floor now (instance-tracker.ts
+   * `countsForFloor`), kept by the instance tracker at each write that can change it: a failed
+   * health check of an app of 100,000 instances decided on a pass over them all (73 % of a
+   * simulated storm's time), now on this number.
+   */
+  floorCounted: number;
+  /**
    * New instances its convergence wants but has not created yet (more than one input may create,
    * SchedulerOptions.instancesPerInput): later inputs create them. Counted as waiting in the queue.
    */
