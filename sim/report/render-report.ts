@@ -1,6 +1,7 @@
 import { groupDecisions } from '../runner/format-decisions';
 import { formatMs } from '../runner/format-ms';
 import { quietVerdict, verdictText } from '../runner/format-summary';
+import { RUN_DECISIONS_KEPT_MAX } from '../runner/run-recorder';
 import type { RunResult } from '../runner/run-result';
 import { bundledLibraries } from './bundled-libraries';
 import { REPORT_CLIENT } from './report-client';
@@ -96,7 +97,7 @@ ${omittedNote(data)}
 <p class="legend">Running instances (solid) and live instances, in any condition that is not terminal (dashed).</p>
 <div id="counts"></div>
 <h2>Decisions</h2>
-${decisions}
+${decisions}${(result.decisionsNotKept ?? 0) > 0 ? `<p>… and ${result.decisionsNotKept ?? 0} decisions after the first ${RUN_DECISIONS_KEPT_MAX}, not kept (a run keeps that many; docs/limits.md).</p>` : ''}
 <h2>Unplaced at the end</h2>
 ${unplaced}
 <h2>Timeline steps</h2>

@@ -1,4 +1,5 @@
 import { formatDecisions, formatUnplaced } from './format-decisions';
+import { RUN_DECISIONS_KEPT_MAX } from './run-recorder';
 import { formatMs } from './format-ms';
 import type { RunResult } from './run-result';
 import { conditionCountsText } from './run-recorder';
@@ -20,6 +21,9 @@ export function formatSummary(result: RunResult, reproduce: string, options: { r
   for (const s of result.steps) out.push(`  ${formatMs(s.atMs).padStart(12)}  ${s.text}`);
   const decisions = options.decisions === false ? [] : formatDecisions(result.decisions);
   if (decisions.length > 0) out.push('', 'decisions:', ...decisions);
+  if (options.decisions !== false && (result.decisionsNotKept ?? 0) > 0) {
+    out.push(`  … and ${result.decisionsNotKept} decisions after the first ${RUN_DECISIONS_KEPT_MAX}, not kept (a run keeps that many; docs/limits.md)`);
+  }
   if (result.expectations.length > 0) out.push('', 'expectations:');
   for (const e of result.expectations) {
     out.push(`  ${formatMs(e.atMs).padStart(12)}  ${e.passed ? 'PASS' : 'FAIL'}${e.line === undefined ? '' : `  (line ${e.line})`}`);

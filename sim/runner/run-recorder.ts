@@ -7,6 +7,15 @@ import type { Decision, DecisionReader } from '../../src/runtime/decision-reader
 import type { ExpectOutcome, RunResult, StepRecord, TimedDecision } from './run-result';
 
 /**
+ * The decisions a run keeps for its summary and report at most: the first ones, in order; those
+ * after are counted, and the summary and report say how many (docs/limits.md, "Scenario files").
+ * A file within every other bound that kills and relaunches at every step (100,000 instances
+ * with failing health checks each second) read about a decision per step, and kept, they grew
+ * the heap by hundreds of megabytes per million steps, up to the ten million a run may take.
+ */
+export const RUN_DECISIONS_KEPT_MAX = 200_000;
+
+/**
  * Collects what a run produced for its summary, its report and its expectations. With a
  * {@link DecisionReader} it also reads the core's events as decisions (the reader asks the core
  * why an instance is killed) and, after each offer batch, which offers the core rejected and why.
@@ -17,6 +26,8 @@ export class RunRecorder {
   readonly steps: StepRecord[] = [];
   readonly expectations: ExpectOutcome[] = [];
   readonly decisions: TimedDecision[] = [];
+  /** Decisions read after the first {@link RUN_DECISIONS_KEPT_MAX}, not kept (counted). */
+  decisionsNotKept = 0;
   private readonly decisionListeners: ((decision: TimedDecision) => void)[] = [];
   /** Rejection counts per run spec already reported as decisions (run specs the core no longer holds are swept out). */
   private readonly rejectionsSeen = new Map<string, Partial<Record<NoMatchReason, number>>>();
@@ -72,7 +83,10 @@ export class RunRecorder {
   }
 
   private decided(timed: TimedDecision): void {
-    if (this.keepDecisions && this.keeping) this.decisions.push(timed);
+    if (this.keepDecisions && this.keeping) {
+      if (this.decisions.length < RUN_DECISIONS_KEPT_MAX) this.decisions.push(timed);
+      else this.decisionsNotKept++;
+    }
     for (const listener of this.decisionListeners) listener(timed);
   }
 

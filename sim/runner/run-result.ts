@@ -75,6 +75,8 @@ export interface RunResult {
   readonly eventCounts: Readonly<Record<string, number>>;
   /** The core's decisions in order (empty when the run read none: `decisions: false`). */
   readonly decisions: readonly TimedDecision[];
+  /** Decisions read after the first `RUN_DECISIONS_KEPT_MAX` (run-recorder.ts), not in {@link decisions}. */
+  readonly decisionsNotKept?: number;
   /** Run specs with instances still waiting for an offer at the end. */
   readonly unplaced: readonly UnplacedRunSpec[];
   readonly virtualMs: number;
