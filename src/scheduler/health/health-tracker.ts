@@ -70,6 +70,19 @@ export class HealthTracker {
   /** Per app, the unhealthy kills its floor holds back, by instance id (unhealthy-kill.ts). */
   readonly deferredKills = new Map<string, Map<string, DeferredKill>>();
   /**
+   * Per app, what its last settlement of due kills saw (unhealthy-kill.ts `settleDueKills`): the
+   * run spec's `floorVersion` after it and the floor. While both stay, every kill it left held stays held.
+   */
+  readonly settledKills = new Map<string, { readonly floorVersion: number; readonly floor: number }>();
+  /** Per app, the instance ids whose kill fell due since its last settlement, in order. */
+  readonly freshKills = new Map<string, string[]>();
+
+  /** The app has no due kill left: its entries go (what its last settlement saw too: nothing it held is left). */
+  forgetDueKills(appId: string): void {
+    this.deferredKills.delete(appId);
+    this.settledKills.delete(appId);
+  }
+  /**
    * Stops checking an instance (its incarnation ended, or it is forgotten): cancels its probe
    * timers and forgets its results and a kill the floor held
    * back (announced as ended, `gone`).
@@ -79,7 +92,7 @@ export class HealthTracker {
     const kill = deferred?.get(inst.instanceId);
     if (deferred !== undefined && kill !== undefined) {
       deferred.delete(inst.instanceId);
-      if (deferred.size === 0) this.deferredKills.delete(inst.runSpecId);
+      if (deferred.size === 0) this.forgetDueKills(inst.runSpecId);
       if (kill.announced) ctx.effects.event(unhealthyKillDeferralEndedEvent(inst, 'gone', ctx.clock.nowMs()));
     }
     const readiness = this.readiness.get(inst.instanceId);

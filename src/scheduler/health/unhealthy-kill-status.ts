@@ -2,7 +2,8 @@ import type { InstanceContext } from '../instances/instance-context';
 import type { Condition } from '../model/condition';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
-import { floorState, isKillable, type FloorState } from './unhealthy-kill';
+import { floorState, type FloorState } from './unhealthy-kill';
+import { isKillable } from '../instances/instance-tracker';
 
 /** One unhealthy kill the floor holds back: the instance keeps running until the floor allows the kill. */
 export interface HeldKillStatus {

@@ -4,7 +4,7 @@ import { isTerminalCondition } from '../model/condition';
 import { Instance } from '../model/instance';
 import { InstanceTarget } from '../model/instance-target';
 import type { RunSpecState } from '../state/run-spec-state';
-import { NO_TASKS, clearPlacement, countRole, countsForFloor, isActive, isPlaced, markChanged, markCreated, setCondition } from './instance-tracker';
+import { NO_TASKS, clearPlacement, countRole, countsForFloor, floorFacts, isActive, isPlaced, markChanged, markCreated, setCondition } from './instance-tracker';
 
 /**
  * Brings the run spec's instances still to create to `count`: creates as many now as this input's
@@ -140,6 +140,7 @@ export function expungeInstance(ctx: InstanceContext, rs: RunSpecState, inst: In
   if (isActive(inst)) rs.activeCount--;
   if (inst.condition === 'Running') rs.runningCount--;
   if (countsForFloor(inst)) rs.floorCounted--;
+  if (floorFacts(inst) !== 0) rs.floorVersion++;
   for (const task of inst.tasks) {
     if (task.state === undefined || !isTerminalCondition(task.condition)) rememberExpunged(ctx, task.taskId, inst);
   }

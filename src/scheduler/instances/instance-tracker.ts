@@ -67,17 +67,33 @@ export function countsForFloor(inst: Instance): boolean {
 }
 
 /**
- * After a write that may change {@link countsForFloor} of `inst` (`before`: its value before the
- * write): the run spec that holds it counts it or not. `rs` when the caller has it; else the one
- * of its id, if that one holds this very instance (after a delete and a new app of the same id,
- * the id names another run spec). Costs nothing unless the verdict changed.
+ * Only a running instance nobody is killing yet can be killed for its health (Marathon kills no
+ * unreachable instance: #3942); health/unhealthy-kill.ts decides which of those go.
  */
-function keepFloorCount(ctx: InstanceContext, rs: RunSpecState | undefined, inst: Instance, before: boolean): void {
-  const after = countsForFloor(inst);
+export function isKillable(inst: Instance): boolean {
+  return inst.condition === 'Running' && inst.killReason === undefined && inst.killRequestedAtMs === undefined;
+}
+
+/** What the kill-storm floor reads of an instance, as bits: 1 it counts ({@link countsForFloor}), 2 it can be killed ({@link isKillable}). */
+export function floorFacts(inst: Instance): number {
+  return (countsForFloor(inst) ? 1 : 0) | (isKillable(inst) ? 2 : 0);
+}
+
+/**
+ * After a write that may change {@link floorFacts} of `inst` (`before`: their value before the
+ * write): the run spec that holds it counts it or not (`floorCounted`) and, when either fact
+ * changed, moves its `floorVersion` (the floor's held kills are looked at again only then:
+ * health/unhealthy-kill.ts). `rs` when the caller has it; else the one of its id, if that one
+ * holds this very instance (after a delete and a new app of the same id, the id names another
+ * run spec). Costs nothing unless a fact changed.
+ */
+function keepFloorCount(ctx: InstanceContext, rs: RunSpecState | undefined, inst: Instance, before: number): void {
+  const after = floorFacts(inst);
   if (after === before) return;
   const owner = rs ?? ctx.state.runSpecs.get(inst.runSpecId);
   if (owner === undefined || owner.instances.get(inst.instanceId) !== inst) return;
-  owner.floorCounted += after ? 1 : -1;
+  owner.floorCounted += (after & 1) - (before & 1);
+  owner.floorVersion++;
 }
 
 /**
@@ -89,7 +105,7 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
   const wasActive = isActive(inst);
   const wasPlaced = isPlaced(inst);
   const wasRunning = inst.condition === 'Running';
-  const wasCounted = countsForFloor(inst);
+  const wasCounted = floorFacts(inst);
   // An app task not made yet was launched at the condition's time, which is about to change.
   inst.keepTasks();
   inst.condition = condition;
@@ -112,7 +128,7 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
 export function setGoal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, goal: Goal): void {
   if (inst.goal === goal) return;
   const wasActive = isActive(inst);
-  const wasCounted = countsForFloor(inst);
+  const wasCounted = floorFacts(inst);
   inst.goal = goal;
   ctx.state.changed.add(inst.runSpecId);
   ctx.state.dirty.add(inst);
@@ -190,7 +206,7 @@ export const NO_TASKS: Task[] = [];
  * or kill; the run spec's current definition ({@link retarget}).
  */
 export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
-  const wasCounted = countsForFloor(inst);
+  const wasCounted = floorFacts(inst);
   inst.agent = undefined;
   inst.allocation = undefined;
   inst.tasks = NO_TASKS;
@@ -288,7 +304,7 @@ export function setReservation(ctx: InstanceContext, inst: Instance, reservation
 /** Why the instance is killed; the first reason given stays. */
 export function setKillReason(ctx: InstanceContext, inst: Instance, reason: KillReason): void {
   if (inst.killReason !== undefined) return;
-  const wasCounted = countsForFloor(inst);
+  const wasCounted = floorFacts(inst);
   inst.killReason = reason;
   ctx.state.dirty.add(inst);
   keepFloorCount(ctx, undefined, inst, wasCounted);
@@ -296,7 +312,7 @@ export function setKillReason(ctx: InstanceContext, inst: Instance, reason: Kill
 
 /** Kills were sent for the instance's tasks now (the kill retry and recovery read it). */
 export function markKillRequested(ctx: InstanceContext, inst: Instance): void {
-  const wasCounted = countsForFloor(inst);
+  const wasCounted = floorFacts(inst);
   inst.killRequestedAtMs = ctx.clock.nowMs();
   ctx.state.dirty.add(inst);
   keepFloorCount(ctx, undefined, inst, wasCounted);
@@ -316,7 +332,7 @@ export function setHealthy(ctx: InstanceContext, inst: Instance, healthy: boolea
  */
 export function markProven(ctx: InstanceContext, inst: Instance): void {
   if (inst.proven === true) return;
-  const wasCounted = countsForFloor(inst);
+  const wasCounted = floorFacts(inst);
   inst.proven = true;
   ctx.state.dirty.add(inst);
   keepFloorCount(ctx, undefined, inst, wasCounted);

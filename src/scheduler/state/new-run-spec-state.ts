@@ -17,6 +17,7 @@ export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): Run
     activeCount: 0,
     runningCount: 0,
     floorCounted: 0,
+    floorVersion: 0,
     toCreate: 0,
     toKill: [],
     counts: new PlacementCounts(request.constraints),

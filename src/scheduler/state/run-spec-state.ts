@@ -46,6 +46,12 @@ export interface RunSpecState {
    */
   floorCounted: number;
   /**
+   * Moves whenever one of its instances starts or stops counting for the floor or being killable
+   * (instance-tracker.ts `floorFacts`): while it stays, the kills the floor held stay held, and
+   * a new due kill is decided alone (health/unhealthy-kill.ts `settleDueKills`).
+   */
+  floorVersion: number;
+  /**
    * New instances its convergence wants but has not created yet (more than one input may create,
    * SchedulerOptions.instancesPerInput): later inputs create them. Counted as waiting in the queue.
    */

@@ -338,7 +338,8 @@ t.test('setCondition makes an app task not made yet before it moves the conditio
   const nowMs = { value: 1_000 };
   const ctx = {
     clock: { nowMs: () => nowMs.value },
-    state: { changed: new Set<string>(), dirty: { add: () => undefined } },
+    // `runSpecs`: it looks up the run spec of an instance that starts or stops being killable for its health (none here).
+    state: { changed: new Set<string>(), dirty: { add: () => undefined }, runSpecs: new Map() },
     effects: { event: () => undefined },
   } as unknown as InstanceContext;
   const inst = Instance.from({
