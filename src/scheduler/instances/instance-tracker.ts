@@ -105,7 +105,7 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
   const wasActive = isActive(inst);
   const wasPlaced = isPlaced(inst);
   const wasRunning = inst.condition === 'Running';
-  const wasCounted = floorFacts(inst);
+  const factsBefore = floorFacts(inst);
   // An app task not made yet was launched at the condition's time, which is about to change.
   inst.keepTasks();
   inst.condition = condition;
@@ -117,7 +117,7 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
     rs.runningCount += (condition === 'Running' ? 1 : 0) - (wasRunning ? 1 : 0);
     if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   }
-  keepFloorCount(ctx, rs, inst, wasCounted);
+  keepFloorCount(ctx, rs, inst, factsBefore);
   ctx.effects.event(instanceChangedEvent(inst, inst.conditionSinceMs), atEvent(inst));
 }
 
@@ -128,12 +128,12 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
 export function setGoal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, goal: Goal): void {
   if (inst.goal === goal) return;
   const wasActive = isActive(inst);
-  const wasCounted = floorFacts(inst);
+  const factsBefore = floorFacts(inst);
   inst.goal = goal;
   ctx.state.changed.add(inst.runSpecId);
   ctx.state.dirty.add(inst);
   rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
-  keepFloorCount(ctx, rs, inst, wasCounted);
+  keepFloorCount(ctx, rs, inst, factsBefore);
   ctx.effects.event(instanceChangedEvent(inst, ctx.clock.nowMs()), atEvent(inst));
 }
 
@@ -206,7 +206,7 @@ export const NO_TASKS: Task[] = [];
  * or kill; the run spec's current definition ({@link retarget}).
  */
 export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
-  const wasCounted = floorFacts(inst);
+  const factsBefore = floorFacts(inst);
   inst.agent = undefined;
   inst.allocation = undefined;
   inst.tasks = NO_TASKS;
@@ -217,7 +217,7 @@ export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Ins
   inst.unreachableSinceMs = undefined;
   inst.killReason = undefined;
   inst.killRequestedAtMs = undefined;
-  keepFloorCount(ctx, rs, inst, wasCounted);
+  keepFloorCount(ctx, rs, inst, factsBefore);
   retarget(ctx, rs, inst, rs.spec);
 }
 
@@ -304,18 +304,18 @@ export function setReservation(ctx: InstanceContext, inst: Instance, reservation
 /** Why the instance is killed; the first reason given stays. */
 export function setKillReason(ctx: InstanceContext, inst: Instance, reason: KillReason): void {
   if (inst.killReason !== undefined) return;
-  const wasCounted = floorFacts(inst);
+  const factsBefore = floorFacts(inst);
   inst.killReason = reason;
   ctx.state.dirty.add(inst);
-  keepFloorCount(ctx, undefined, inst, wasCounted);
+  keepFloorCount(ctx, undefined, inst, factsBefore);
 }
 
 /** Kills were sent for the instance's tasks now (the kill retry and recovery read it). */
 export function markKillRequested(ctx: InstanceContext, inst: Instance): void {
-  const wasCounted = floorFacts(inst);
+  const factsBefore = floorFacts(inst);
   inst.killRequestedAtMs = ctx.clock.nowMs();
   ctx.state.dirty.add(inst);
-  keepFloorCount(ctx, undefined, inst, wasCounted);
+  keepFloorCount(ctx, undefined, inst, factsBefore);
 }
 
 /** The instance's health (all checks passing; undefined = unknown) changed. */
@@ -332,10 +332,10 @@ export function setHealthy(ctx: InstanceContext, inst: Instance, healthy: boolea
  */
 export function markProven(ctx: InstanceContext, inst: Instance): void {
   if (inst.proven === true) return;
-  const wasCounted = floorFacts(inst);
+  const factsBefore = floorFacts(inst);
   inst.proven = true;
   ctx.state.dirty.add(inst);
-  keepFloorCount(ctx, undefined, inst, wasCounted);
+  keepFloorCount(ctx, undefined, inst, factsBefore);
 }
 
 /** A readiness check of this incarnation passed. */
