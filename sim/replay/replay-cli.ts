@@ -7,7 +7,7 @@ import { formatMs } from '../runner/format-ms';
 import { finalCounts, finalUnplaced } from '../runner/run-recorder';
 import type { RunResult } from '../runner/run-result';
 import { checkOutputs, writeOutput, type CliIo } from '../runner/cli-io';
-import { optionValue, printUsage, splitOptionValues, usageMistake } from '../runner/cli-args';
+import { optionValue, printUsage, repeatedOption, splitOptionValues, usageMistake } from '../runner/cli-args';
 import { parseDurationMs } from '../scenario/parse-duration';
 import { readRecording, RECORDING_MAX_BYTES, RecordingProblem } from './read-recording';
 import { replayRecording, type ReplayResult } from './replay-recording';
@@ -36,6 +36,8 @@ interface ReplayArgs {
 
 function parseArgs(words: readonly string[]): ReplayArgs | string {
   const argv = splitOptionValues(words, ['--until', '--report', '--trace']);
+  const repeated = repeatedOption(argv, ['--until', '--report', '--trace']);
+  if (repeated !== undefined) return repeated;
   let dir: string | undefined;
   let untilMs: number | undefined;
   let reportFile: string | undefined;

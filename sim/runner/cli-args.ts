@@ -31,6 +31,22 @@ export function splitOptionValues(argv: readonly string[], valued: readonly stri
 }
 
 /**
+ * The first of `options` given more than once on `argv` (`--seed 1 --seed 2` took the last one
+ * without a word), or undefined: a command line says each thing once, as the benchmarks' do
+ * (bench/lib/bench-args.ts). Read after {@link splitOptionValues}; a value never starts with `--`
+ * ({@link optionValue}), so only options are counted.
+ */
+export function repeatedOption(argv: readonly string[], options: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const word of argv) {
+    if (!options.includes(word)) continue;
+    if (seen.has(word)) return `${word} given twice: give it once`;
+    seen.add(word);
+  }
+  return undefined;
+}
+
+/**
  * A mistake on a command line: one line saying what is wrong, one line pointing to the help
  * (`sim: --trace needs a file` / `sim: see npm run sim -- --help`), exit 2. The full usage is for
  * `--help` alone ({@link printUsage}).

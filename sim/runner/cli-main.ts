@@ -9,7 +9,7 @@ import { wholeArg } from './whole-arg';
 import { renderReport } from '../report/render-report';
 import { replayCliMain } from '../replay/replay-cli';
 import { checkOutputs, writeOutput, type CliIo } from './cli-io';
-import { optionValue, printUsage, splitOptionValues, usageMistake } from './cli-args';
+import { optionValue, printUsage, repeatedOption, splitOptionValues, usageMistake } from './cli-args';
 
 export type { CliIo } from './cli-io';
 
@@ -47,6 +47,8 @@ interface CliArgs {
 
 function parseArgs(words: readonly string[]): CliArgs | string {
   const argv = splitOptionValues(words, ['--seed', '--max-steps', '--trace', '--report']);
+  const repeated = repeatedOption(argv, ['--seed', '--max-steps', '--trace', '--report', '--quiet']);
+  if (repeated !== undefined) return repeated;
   let file: string | undefined;
   let seed: number | undefined;
   let maxLoopSteps: number | undefined;

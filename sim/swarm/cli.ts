@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { checkOutputs, type CliIo } from '../runner/cli-io';
 import { wholeArg } from '../runner/whole-arg';
-import { optionValue, printUsage, splitOptionValues, usageMistake } from '../runner/cli-args';
+import { optionValue, printUsage, repeatedOption, splitOptionValues, usageMistake } from '../runner/cli-args';
 import { dumpScenario } from './dump-scenario';
 import { replayCommand, runSwarm, type SwarmFailure } from './run-swarm';
 
@@ -28,6 +28,8 @@ interface SwarmArgs {
 
 function parseArgs(words: readonly string[]): SwarmArgs | string {
   const argv = splitOptionValues(words, ['--seeds', '--from', '--dump']);
+  const repeated = repeatedOption(argv, ['--seeds', '--from', '--dump']);
+  if (repeated !== undefined) return repeated;
   let seeds: number | undefined;
   let from = 0;
   let dumpFile: string | undefined;

@@ -142,6 +142,10 @@ t.test('a mistake on the command line: one line saying what is wrong, one pointi
     { args: [yaml, '--report=-'], first: 'sim: --report needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim: see npm run sim -- --help' },
     { args: ['swarm', '--seeds', '1', '--dump', '-'], first: 'sim swarm: --dump needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim swarm: see npm run sim -- swarm --help' },
     { args: ['replay', 'rec', '--report', '-'], first: 'sim replay: --report needs a file, not "-" (stdout holds the summary; a file named "-" can be written ./-)', help: 'sim replay: see npm run sim -- replay --help' },
+    // An option given twice (the last one was taken without a word), in either spelling.
+    { args: [yaml, '--seed', '1', '--seed=2'], first: 'sim: --seed given twice: give it once', help: 'sim: see npm run sim -- --help' },
+    { args: ['swarm', '--seeds', '1', '--seeds', '2'], first: 'sim swarm: --seeds given twice: give it once', help: 'sim swarm: see npm run sim -- swarm --help' },
+    { args: ['replay', 'rec', '--until', '5s', '--until', '9s'], first: 'sim replay: --until given twice: give it once', help: 'sim replay: see npm run sim -- replay --help' },
   ];
   for (const c of cases) {
     const r = sim(c.args);
