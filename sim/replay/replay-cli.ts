@@ -113,7 +113,7 @@ function replayFile(args: ReplayArgs, file: string, io: CliIo): number {
     return 2;
   }
   const written = (args.traceFile === undefined || writeOutput(io, 'sim replay', args.traceFile, () => `${result.lines.join('\n')}\n`))
-    && (args.reportFile === undefined || writeOutput(io, 'sim replay', args.reportFile, () => renderReport(reportScenario(args.dir, result), runResult(args.dir, result, epochMs), `npm run sim -- replay ${args.dir}`)));
+    && (args.reportFile === undefined || writeOutput(io, 'sim replay', args.reportFile, () => renderReport(reportScenario(args.dir, result), runResult(args.dir, result, epochMs), `npm run sim -- replay ${args.dir}`, result.identical && result.coreError === undefined ? 'REPRODUCED' : 'DIFFERS')));
   io.stdout(`${summary(args, result, epochMs).join('\n')}\n`);
   if (!written) return 2;
   return result.identical && result.coreError === undefined ? 0 : 1;

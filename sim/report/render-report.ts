@@ -32,7 +32,7 @@ const STYLE = `
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 16px; color: #222; }
 h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8px; }
 .verdict { font-weight: 600; padding: 1px 8px; border-radius: 4px; color: white; }
-.passed { background: #2ca02c; } .failed { background: #d62728; } .stopped { background: #7f7f7f; }
+.passed, .reproduced { background: #2ca02c; } .failed, .differs { background: #d62728; } .stopped { background: #7f7f7f; }
 .meta { color: #555; } code { font-size: 12px; }
 table { border-collapse: collapse; font-size: 13px; } td, th { border-bottom: 1px solid #e5e5e5; padding: 2px 10px 2px 0; text-align: left; vertical-align: top; }
 td:first-child { white-space: nowrap; font-variant-numeric: tabular-nums; text-align: right; }
@@ -55,10 +55,11 @@ function omittedNote(data: ReportData): string {
  * timeline's steps and of the expectations (decisions of one instant, run spec and kind on one
  * row). The run must have kept its trace (`keepTrace`).
  */
-export function renderReport(scenario: ReportScenario, result: RunResult, reproduce: string): string {
+export function renderReport(scenario: ReportScenario, result: RunResult, reproduce: string, verdictWord?: 'REPRODUCED' | 'DIFFERS'): string {
   const data: ReportData = reportData(scenario, result);
-  // As the summary's last line says it: a run stopped before its duration with nothing failed has no verdict.
-  const verdict = quietVerdict(result);
+  // As the summary's last line says it: a run stopped before its duration with nothing failed has
+  // no verdict; a replay's is whether it reproduced its recording (`verdictWord`, as its CLI says).
+  const verdict = verdictWord ?? quietVerdict(result);
   // Decisions of one instant, run spec and kind share a row: a scale-down of 100,000 unplaced instances is one.
   const decisions = table(['at', 'decision', ''], groupDecisions(result.decisions).map(({ atMs, kind, text }) => [formatMs(atMs), kind, text]), 'decisions');
   const unplaced = result.unplaced.length === 0 ? '<p>None: every instance was placed.</p>' : table(

@@ -262,3 +262,13 @@ t.test('the real command (sim/cli.ts) wires the process: exit code and output', 
   t.equal(refused.stderr, `sim: cannot write ${bad}: no such directory ${join(dir, 'no-such-dir')}\n`, 'one line, no stack trace');
   t.equal(refused.stdout, '', 'checked before the run');
 });
+
+t.test('a replay\'s HTML report says what its command line says: REPRODUCED (it said PASSED)', async (t) => {
+  const report = join(dir, 'replay-report.html');
+  const r = sim(['replay', 'docs/recordings/local-web', '--report', report]);
+  t.equal(r.code, 0, r.err);
+  t.match(r.out, /REPRODUCED: all \d+ recorded records/);
+  const html = readFileSync(report, 'utf8');
+  t.match(html, /<span class="verdict reproduced">REPRODUCED<\/span>/, 'the heading\'s verdict');
+  t.notMatch(html, />PASSED</, 'not the scenario run\'s word');
+});
