@@ -74,8 +74,6 @@ export class HealthTracker {
    * run spec's `floorVersion` after it and the floor. While both stay, every kill it left held stays held.
    */
   readonly settledKills = new Map<string, { readonly floorVersion: number; readonly floor: number }>();
-  /** Per app, the instance ids whose kill fell due since its last settlement, in order. */
-  readonly freshKills = new Map<string, string[]>();
 
   /** The app has no due kill left: its entries go (what its last settlement saw too: nothing it held is left). */
   forgetDueKills(appId: string): void {

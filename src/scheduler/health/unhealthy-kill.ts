@@ -36,7 +36,9 @@ export function killUnhealthy(ctx: InstanceContext, rs: RunSpecState, inst: Inst
  * next failed check, whenever an instance of the app turns healthy, and as other kills of the app
  * fall due; it is dropped if the instance passes its checks again ({@link onInstanceHealthy}).
  * Every due kill of the app is decided together, in the order they fell due, by
- * `killsWithinFloor` (unhealthy-kill-floor.ts, the rule). Costs one pass over the app's held kills; the count of instances that count for the floor is kept per app by the instance tracker (`floorCounted`).
+ * `killsWithinFloor` (unhealthy-kill-floor.ts, the rule): a pass over the app's held kills only
+ * when something they depend on changed (`settleDueKills`); the count of instances that count for
+ * the floor is kept per app by the instance tracker (`floorCounted`).
  */
 export function requestUnhealthyKill(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: string): void {
   let due = ctx.health.deferredKills.get(rs.spec.id);
@@ -45,14 +47,13 @@ export function requestUnhealthyKill(ctx: InstanceContext, rs: RunSpecState, ins
     ctx.health.deferredKills.set(rs.spec.id, due);
   }
   const known = due.get(inst.instanceId);
-  if (known !== undefined) known.reason = reason;
-  else {
-    due.set(inst.instanceId, { reason, sinceMs: ctx.clock.nowMs(), announced: false });
-    let fresh = ctx.health.freshKills.get(rs.spec.id);
-    if (fresh === undefined) ctx.health.freshKills.set(rs.spec.id, fresh = []);
-    fresh.push(inst.instanceId);
+  if (known !== undefined) {
+    known.reason = reason;
+    settleDueKills(ctx, rs, undefined);
+    return;
   }
-  settleDueKills(ctx, rs);
+  due.set(inst.instanceId, { reason, sinceMs: ctx.clock.nowMs(), announced: false });
+  settleDueKills(ctx, rs, inst.instanceId);
 }
 
 /**
@@ -66,7 +67,7 @@ export function onInstanceHealthy(ctx: InstanceContext, rs: RunSpecState, inst: 
   if (due === undefined) return;
   const kill = due.get(inst.instanceId);
   if (kill !== undefined) endDeferral(ctx, rs.spec.id, due, inst, kill, 'recovered');
-  if (due.size > 0) settleDueKills(ctx, rs);
+  if (due.size > 0) settleDueKills(ctx, rs, undefined);
 }
 
 /** An app's floor and count right now, for decisions, events and the queue (`heldUnhealthyKills`). */
@@ -93,20 +94,18 @@ export function floorState(ctx: InstanceContext, rs: RunSpecState): FloorState {
  * stopped counting for the floor or being killable and the floor is the same (`floorVersion`,
  * kept by the instance tracker): it counted when it was held, the count was at the floor then
  * and is the same now, so walking it again changes nothing, and the kills due since are decided
- * after it with that count. So then only those are walked: in a storm the held kills of an app of
+ * after it with that count. So then only the kill just due (`added`) is walked: in a storm the held kills of an app of
  * 100,000 instances were walked, and each looked up, at every failed check (half of a simulated
  * storm's time).
  */
-function settleDueKills(ctx: InstanceContext, rs: RunSpecState): void {
+function settleDueKills(ctx: InstanceContext, rs: RunSpecState, added: string | undefined): void {
   const appId = rs.spec.id;
   const due = ctx.health.deferredKills.get(appId);
-  const fresh = ctx.health.freshKills.get(appId);
-  ctx.health.freshKills.delete(appId);
   if (due === undefined) return;
   const state = floorState(ctx, rs);
   const settled = ctx.health.settledKills.get(appId);
-  const onlyFresh = settled !== undefined && settled.floorVersion === rs.floorVersion && settled.floor === state.floor;
-  const ids = onlyFresh ? fresh ?? [] : [...due.keys()];
+  const onlyAdded = settled !== undefined && settled.floorVersion === rs.floorVersion && settled.floor === state.floor;
+  const ids = !onlyAdded ? [...due.keys()] : added === undefined ? [] : [added];
   const ordered = ids.filter((id) => due.has(id)).map((id) => rs.instances.get(id)).filter((i): i is Instance => i !== undefined && isKillable(i));
   decideDueKills(ctx, rs, due, ordered, state);
   ctx.health.settledKills.set(appId, { floorVersion: rs.floorVersion, floor: state.floor });
