@@ -1,7 +1,6 @@
 import { groupDecisions } from '../runner/format-decisions';
 import { formatMs } from '../runner/format-ms';
-import { quietVerdict, verdictText } from '../runner/format-summary';
-import { RUN_DECISIONS_KEPT_MAX } from '../runner/run-recorder';
+import { decisionsNotKeptText, quietVerdict, verdictText } from '../runner/format-summary';
 import type { RunResult } from '../runner/run-result';
 import { bundledLibraries } from './bundled-libraries';
 import { REPORT_CLIENT } from './report-client';
@@ -60,6 +59,7 @@ export function renderReport(scenario: ReportScenario, result: RunResult, reprod
   // As the summary's last line says it: a run stopped before its duration with nothing failed has
   // no verdict; a replay's is whether it reproduced its recording (`verdictWord`, as its CLI says).
   const verdict = verdictWord ?? quietVerdict(result);
+  const notKept = decisionsNotKeptText(result);
   // Decisions of one instant, run spec and kind share a row: a scale-down of 100,000 unplaced instances is one.
   const decisions = table(['at', 'decision', ''], groupDecisions(result.decisions).map(({ atMs, kind, text }) => [formatMs(atMs), kind, text]), 'decisions');
   const unplaced = result.unplaced.length === 0 ? '<p>None: every instance was placed.</p>' : table(
@@ -98,7 +98,7 @@ ${omittedNote(data)}
 <p class="legend">Running instances (solid) and live instances, in any condition that is not terminal (dashed).</p>
 <div id="counts"></div>
 <h2>Decisions</h2>
-${decisions}${(result.decisionsNotKept ?? 0) > 0 ? `<p>… and ${result.decisionsNotKept ?? 0} decisions after the first ${RUN_DECISIONS_KEPT_MAX}, not kept (a run keeps that many; docs/limits.md).</p>` : ''}
+${decisions}${notKept === undefined ? '' : `<p>${escapeHtml(notKept)}</p>`}
 <h2>Unplaced at the end</h2>
 ${unplaced}
 <h2>Timeline steps</h2>

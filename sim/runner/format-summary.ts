@@ -21,9 +21,8 @@ export function formatSummary(result: RunResult, reproduce: string, options: { r
   for (const s of result.steps) out.push(`  ${formatMs(s.atMs).padStart(12)}  ${s.text}`);
   const decisions = options.decisions === false ? [] : formatDecisions(result.decisions);
   if (decisions.length > 0) out.push('', 'decisions:', ...decisions);
-  if (options.decisions !== false && (result.decisionsNotKept ?? 0) > 0) {
-    out.push(`  … and ${result.decisionsNotKept} decisions after the first ${RUN_DECISIONS_KEPT_MAX}, not kept (a run keeps that many; docs/limits.md)`);
-  }
+  const notKept = decisionsNotKeptText(result);
+  if (options.decisions !== false && notKept !== undefined) out.push(`  ${notKept}`);
   if (result.expectations.length > 0) out.push('', 'expectations:');
   for (const e of result.expectations) {
     out.push(`  ${formatMs(e.atMs).padStart(12)}  ${e.passed ? 'PASS' : 'FAIL'}${e.line === undefined ? '' : `  (line ${e.line})`}`);
@@ -92,4 +91,10 @@ export function boundLine(file: string, result: RunResult): string | undefined {
   return `${file}: stopped by the bound on a run's work, ${stopped.maxLoopSteps} loop steps (--max-steps), `
     + `at virtual time ${formatMs(stopped.atMs)} of ${formatMs(stopped.durationMs)}; `
     + `raise it with --max-steps N (at most ${RUN_LOOP_STEPS_MAX}) or shorten the scenario (docs/limits.md, "Scenario files")`;
+}
+
+/** How many decisions the run read but did not keep (run-recorder.ts `RUN_DECISIONS_KEPT_MAX`), for the summary and the report; undefined when it kept them all. */
+export function decisionsNotKeptText(result: RunResult): string | undefined {
+  const n = result.decisionsNotKept ?? 0;
+  return n === 0 ? undefined : `… and ${n} decisions after the first ${RUN_DECISIONS_KEPT_MAX}, not kept (a run keeps that many; docs/limits.md)`;
 }
