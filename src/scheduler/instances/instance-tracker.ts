@@ -83,17 +83,24 @@ export function floorFacts(inst: Instance): number {
  * After a write that may change {@link floorFacts} of `inst` (`before`: their value before the
  * write): the run spec that holds it counts it or not (`floorCounted`) and, when either fact
  * changed, moves its `floorVersion` (the floor's held kills are looked at again only then:
- * health/unhealthy-kill.ts). `rs` when the caller has it; else the one of its id, if that one
- * holds this very instance (after a delete and a new app of the same id, the id names another
- * run spec). Costs nothing unless a fact changed.
+ * health/unhealthy-kill.ts). `rs` when the caller has it; else {@link ownerOf}. Costs nothing
+ * unless a fact changed.
  */
 function keepFloorCount(ctx: InstanceContext, rs: RunSpecState | undefined, inst: Instance, before: number): void {
   const after = floorFacts(inst);
   if (after === before) return;
-  const owner = rs ?? ctx.state.runSpecs.get(inst.runSpecId);
-  if (owner === undefined || owner.instances.get(inst.instanceId) !== inst) return;
+  // A caller's `rs` holds the instance (its other counters rely on that too): no look-up on the
+  // status path, where each instance going Running changes its facts.
+  const owner = rs ?? ownerOf(ctx, inst);
+  if (owner === undefined) return;
   owner.floorCounted += (after & 1) - (before & 1);
   owner.floorVersion++;
+}
+
+/** The run spec of `inst`'s id, if it holds this very instance (after a delete and a new app of the same id, the id names another). */
+function ownerOf(ctx: InstanceContext, inst: Instance): RunSpecState | undefined {
+  const rs = ctx.state.runSpecs.get(inst.runSpecId);
+  return rs !== undefined && rs.instances.get(inst.instanceId) === inst ? rs : undefined;
 }
 
 /**
