@@ -271,4 +271,7 @@ t.test('the web UI\'s files (@fastify/static, a route of HEAD and GET) are gzipp
     t.ok(gunzipSync(res.rawPayload).equals(plain.rawPayload), `${url}: decompressing to the file`);
   }
   t.equal((await app.inject({ method: 'GET', url: '/ui/assets/app.js' })).body, script, 'without Accept-Encoding: the file as it is');
+  const head = await app.inject({ method: 'HEAD', url: '/ui/assets/app.js', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(head.headers['content-encoding'], 'gzip', 'a HEAD of a UI file carries the Content-Encoding its GET would (README)');
+  t.equal(head.rawPayload.length, 0, 'and no body');
 });
