@@ -19,7 +19,7 @@ import { appFeatureRules } from './feature-rules';
 import { killSelectionFromWire } from './kill-selection-from-wire';
 import { pathIdFromWire } from './path-id';
 import { readinessChecksFromWire } from './readiness-checks-from-wire';
-import { DEFAULT_RESOURCES, resourcesFromWire } from './resources-from-wire';
+import { DEFAULT_RESOURCES, exactScalarsOf, milliOf, wireResourcesFrom } from './resources-from-wire';
 import { resolveRoles } from './role-rules';
 import { stringMapFromWire } from './string-map-from-wire';
 import { APP_UNREACHABLE_DEFAULT, unreachableFromWire } from './unreachable-from-wire';
@@ -65,7 +65,8 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
   const labels = stringMapFromWire(app, 'labels').values;
   const command = commandOf(app);
   const instances = app.number('instances', 1, { min: 0, integer: true });
-  const resources = resourcesFromWire(app, DEFAULT_RESOURCES);
+  const wireResources = wireResourcesFrom(app, DEFAULT_RESOURCES);
+  const resources = milliOf(wireResources);
   const healthChecks = appHealthChecksFromWire(app, slots);
   const readinessChecks = readinessChecksFromWire(app, slots);
   const constraints = constraintsFromWire(app, 'constraints');
@@ -104,6 +105,7 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
     executor,
     ...optional('tty', app.optionalBoolean('tty')),
     resources,
+    ...optional('exactResources', exactScalarsOf(wireResources)),
     ...optional('resourceLimits', resourceLimitsFromWire(app)),
     ...optional('executorResources', givenExecutorResources(app)),
     networks: networks.networks,

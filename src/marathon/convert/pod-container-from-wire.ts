@@ -7,7 +7,7 @@ import { linuxInfoFromWire } from './linux-info-from-wire';
 import { type ConvertedEndpoint, podEndpointsFromWire } from './pod-endpoints-from-wire';
 import { podHealthCheckFromWire } from './pod-health-check-from-wire';
 import { podNameFromWire } from './pod-name';
-import { DEFAULT_RESOURCES, resourcesFromWire } from './resources-from-wire';
+import { DEFAULT_RESOURCES, exactScalarsOf, milliOf, wireResourcesFrom } from './resources-from-wire';
 import { labelsFromWire, stringMapFromWire } from './string-map-from-wire';
 import { volumeMountsFromWire } from './volumes-from-wire';
 import { WireObject } from './wire-object';
@@ -43,7 +43,8 @@ export function podContainerFromWire(
   if (c === undefined) return undefined;
   const name = podNameFromWire(c, 'name');
   if (!c.has('resources')) c.fail('resources', 'error.path.missing');
-  const resources = resourcesFromWire(c.child('resources'), DEFAULT_RESOURCES);
+  const wireResources = wireResourcesFrom(c.child('resources'), DEFAULT_RESOURCES);
+  const exactResources = exactScalarsOf(wireResources);
   const exec = execOf(c);
   const endpoints = podEndpointsFromWire(c, scope.networkMode);
   const healthCheck = podHealthCheckFromWire(c, endpoints.map((e) => e.endpoint));
@@ -61,7 +62,8 @@ export function podContainerFromWire(
   if (name === undefined) return undefined;
   const spec: PodContainer = {
     name,
-    resources,
+    resources: milliOf(wireResources),
+    ...(exactResources === undefined ? {} : { exactResources }),
     ...(resourceLimits === undefined ? {} : { resourceLimits }),
     endpoints: endpoints.map((e) => e.endpoint),
     ...(image === undefined ? {} : { image }),

@@ -10,7 +10,7 @@ import { pathIdFromWire } from './path-id';
 import { type ConvertedPodContainer, podContainerFromWire, type PodScope } from './pod-container-from-wire';
 import { podNetworksFromWire } from './pod-networks-from-wire';
 import { podSchedulingFromWire } from './pod-scheduling-from-wire';
-import { resourcesFromWire, type WireResources } from './resources-from-wire';
+import { exactScalarsOf, milliOf, wireResourcesFrom, type WireResources } from './resources-from-wire';
 import { resolveRoles } from './role-rules';
 import { labelsFromWire, stringMapFromWire } from './string-map-from-wire';
 import { podVolumesFromWire } from './volumes-from-wire';
@@ -47,7 +47,8 @@ function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
   const labels = labelsFromWire(pod);
   const containers = containersOf(pod, scope);
   const scaling = scalingOf(pod);
-  const executorResources = resourcesFromWire(pod.child('executorResources'), EXECUTOR_RESOURCES_DEFAULT);
+  const wireExecutorResources = wireResourcesFrom(pod.child('executorResources'), EXECUTOR_RESOURCES_DEFAULT);
+  const exactExecutorResources = exactScalarsOf(wireExecutorResources);
   const roles = resolveRoles({
     roleHolder: pod, acceptedHolder: placement, id, resident: volumes.resident, noun: 'pod', emptyAcceptedIsDefault: true,
   }, ctx);
@@ -70,7 +71,8 @@ function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
     labels,
     resident: volumes.resident,
     containers: containers.map((c) => c.spec),
-    executorResources,
+    executorResources: milliOf(wireExecutorResources),
+    ...(exactExecutorResources === undefined ? {} : { exactExecutorResources }),
     networks: networks.networks,
     networkMode: networks.mode,
     volumes: volumes.volumes,

@@ -1,5 +1,5 @@
-import type { ScalarResources } from '../../scheduler/model/resources';
-import { toMilli } from '../../scheduler/model/resources';
+import type { ExactScalars, ScalarResources } from '../../scheduler/model/resources';
+import { fromMilli, toMilli } from '../../scheduler/model/resources';
 import type { WireObject } from './wire-object';
 
 /** Scalar resources as written on the wire (cpus, MiB, MiB, whole GPUs). */
@@ -16,16 +16,31 @@ export const DEFAULT_RESOURCES: WireResources = { cpus: 1, mem: 128, disk: 0, gp
 /**
  * Reads `cpus`, `mem`, `disk` and `gpus` of `holder` (an app, a pod container's `resources`, or
  * `executorResources`): non-negative numbers, `gpus` a whole number; missing values take
- * `defaults`. In the core's milli-units.
+ * `defaults`. As written: {@link milliOf} gives the core's milli-units, {@link exactScalarsOf}
+ * what the milli-units would lose.
  */
-export function resourcesFromWire(holder: WireObject | undefined, defaults: WireResources): ScalarResources {
+export function wireResourcesFrom(holder: WireObject | undefined, defaults: WireResources): WireResources {
   const rule = { min: 0 };
-  return milliOf({
+  return {
     cpus: holder?.number('cpus', defaults.cpus, rule) ?? defaults.cpus,
     mem: holder?.number('mem', defaults.mem, rule) ?? defaults.mem,
     disk: holder?.number('disk', defaults.disk, rule) ?? defaults.disk,
     gpus: holder?.number('gpus', defaults.gpus, { min: 0, integer: true }) ?? defaults.gpus,
-  });
+  };
+}
+
+/**
+ * The client's cpus, mem and disk when one of them is not a whole number of thousandths (the
+ * milli-units would round it), else undefined: what a definition keeps to echo them exactly
+ * ({@link ExactScalars}).
+ */
+export function exactScalarsOf(wire: WireResources): ExactScalars | undefined {
+  if (isMilliExact(wire.cpus) && isMilliExact(wire.mem) && isMilliExact(wire.disk)) return undefined;
+  return { cpus: wire.cpus, mem: wire.mem, disk: wire.disk };
+}
+
+function isMilliExact(value: number): boolean {
+  return fromMilli(toMilli(value)) === value;
 }
 
 /** Wire resources in the core's integer milli-units. */

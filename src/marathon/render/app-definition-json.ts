@@ -48,7 +48,7 @@ export function appDefinitionJson(app: AppSpec, options: AppDefinitionJsonOption
   if (app.args !== undefined && app.args.length > 0) json.args = [...app.args];
   if (!isEmptyMap(app.env) || !isEmptyMap(app.envSecrets)) json.env = envJson(app.env, app.envSecrets);
   json.instances = app.instances;
-  Object.assign(json, resourcesJson(app.resources));
+  Object.assign(json, resourcesJson(app.resources, app.exactResources));
   json.executor = app.executor;
   if (app.constraints.length > 0) json.constraints = app.constraints.map(appConstraintJson);
   if (app.fetch.length > 0) json.fetch = app.fetch.map(artifactJson);

@@ -42,7 +42,7 @@ export function podDefinitionJson(pod: PodSpec, options: PodDefinitionJsonOption
       killSelection: pod.killSelection,
       unreachableStrategy: unreachableJson(pod.unreachable),
     },
-    executorResources: executorResourcesJson(pod.executorResources),
+    executorResources: executorResourcesJson(pod.executorResources, pod.exactExecutorResources),
     role: pod.role,
   };
   if (pod.linuxInfo !== undefined) json.linuxInfo = linuxInfoJson(pod.linuxInfo);
@@ -55,7 +55,7 @@ function podContainerJson(c: PodContainer): Record<string, unknown> {
   const json: Record<string, unknown> = {
     name: c.name,
     exec: c.exec === undefined ? null : execJson(c.exec),
-    resources: resourcesJson(c.resources),
+    resources: resourcesJson(c.resources, c.exactResources),
     endpoints: c.endpoints.map(endpointJson),
     image: c.image === undefined ? null : imageJson(c.image),
     environment: envJson(c.env, c.envSecrets),

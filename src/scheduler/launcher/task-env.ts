@@ -1,7 +1,7 @@
 import type { AppSpec } from '../model/app';
 import { networkModeOf } from '../model/networks';
 import type { PodContainer, PodSpec } from '../model/pod';
-import { fromMilli, type ScalarResources } from '../model/resources';
+import { fromMilli, type ExactScalars, type ScalarResources } from '../model/resources';
 
 /** The instance-level facts a task's environment names. */
 export interface EnvFacts {
@@ -176,7 +176,9 @@ interface DeclaredPort {
 function appVarsAndEnv(app: AppSpec, resources: ScalarResources): AppVars {
   const known = appVars.get(app);
   if (known !== undefined && known.resources === resources) return known;
-  const vars = { ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', resources), ...app.env };
+  // The app's own resources as the client wrote them (model/resources.ts ExactScalars), others as the task has them.
+  const exact = resources === app.resources ? app.exactResources : undefined;
+  const vars = { ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', resources, exact), ...app.env };
   const computed: AppVars = {
     resources, vars, template: { HOST: '', ...vars }, setsHost: Object.prototype.hasOwnProperty.call(vars, 'HOST'),
     definesProto: Object.prototype.hasOwnProperty.call(vars, '__proto__'),
@@ -208,7 +210,7 @@ export function podTaskEnv(
     }
   }
   env.MARATHON_CONTAINER_ID = container.name;
-  return { ...env, ...runSpecVars(pod), ...resourceVars('MARATHON_CONTAINER_RESOURCE', facts.resources), ...pod.env, ...container.env };
+  return { ...env, ...runSpecVars(pod), ...resourceVars('MARATHON_CONTAINER_RESOURCE', facts.resources, facts.resources === container.resources ? container.exactResources : undefined), ...pod.env, ...container.env };
 }
 
 /** `my-port.x` → `MY_PORT_X`. */
@@ -224,18 +226,24 @@ function runSpecVars(spec: AppSpec | PodSpec): Record<string, string> {
   return env;
 }
 
-function resourceVars(prefix: string, r: ScalarResources): Record<string, string> {
+function resourceVars(prefix: string, r: ScalarResources, exact: ExactScalars | undefined): Record<string, string> {
   return {
-    [`${prefix}_CPUS`]: decimal(fromMilli(r.cpusMilli)),
-    [`${prefix}_MEM`]: decimal(fromMilli(r.memMilli)),
-    [`${prefix}_DISK`]: decimal(fromMilli(r.diskMilli)),
+    [`${prefix}_CPUS`]: jvmDouble(exact?.cpus ?? fromMilli(r.cpusMilli)),
+    [`${prefix}_MEM`]: jvmDouble(exact?.mem ?? fromMilli(r.memMilli)),
+    [`${prefix}_DISK`]: jvmDouble(exact?.disk ?? fromMilli(r.diskMilli)),
     [`${prefix}_GPUS`]: String(r.gpus),
   };
 }
 
-/** Marathon writes the scalar resources as JVM doubles: `1.0`, `0.5`, `128.0`. */
-function decimal(n: number): string {
-  return Number.isInteger(n) ? n.toFixed(1) : String(n);
+/**
+ * A number as Marathon writes the scalar resources, a JVM `Double.toString`: `1.0`, `0.5`,
+ * `128.0`, and outside [0.001, 10^7) computerized scientific notation, `1.0E-7`, `1.5E7`.
+ */
+export function jvmDouble(n: number): string {
+  const magnitude = Math.abs(n);
+  if (n === 0 || (magnitude >= 1e-3 && magnitude < 1e7)) return Number.isInteger(n) ? n.toFixed(1) : String(n);
+  const [mantissa, exponent] = n.toExponential().split('e');
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${exponent.replace('+', '')}`;
 }
 
 function nonEmpty(name: string | undefined): string | undefined {

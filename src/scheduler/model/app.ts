@@ -6,7 +6,7 @@ import type { Network } from './networks';
 import type { PortDefinition } from './ports';
 import type { ReadinessCheckSpec } from './readiness-check';
 import type { GivenExecutorResources, ResourceLimits } from './resource-limits';
-import type { ScalarResources } from './resources';
+import type { ExactScalars, ScalarResources } from './resources';
 import type { RunSpecCommon } from './run-spec-common';
 import type { SecretEnv, Secrets } from './secrets';
 
@@ -49,6 +49,8 @@ export interface AppSpec extends RunSpecCommon {
 
   /** cpus, mem, disk, gpus per instance. */
   readonly resources: ScalarResources;
+  /** cpus, mem and disk as the client wrote them, when the milli-units round one ({@link ExactScalars}). */
+  readonly exactResources?: ExactScalars;
   readonly resourceLimits?: ResourceLimits;
   readonly executorResources?: GivenExecutorResources;
 

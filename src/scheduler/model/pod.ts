@@ -5,7 +5,7 @@ import type { HealthCheckSpec } from './health-check';
 import type { LinuxInfo } from './linux-info';
 import type { Network } from './networks';
 import type { ResourceLimits } from './resource-limits';
-import type { ScalarResources } from './resources';
+import type { ExactScalars, ScalarResources } from './resources';
 import type { RunSpecCommon } from './run-spec-common';
 import type { SecretEnv, Secrets } from './secrets';
 import type { PodVolume, VolumeMount } from './volumes';
@@ -44,6 +44,8 @@ export interface PodExec {
 export interface PodContainer {
   readonly name: string;
   readonly resources: ScalarResources;
+  /** cpus, mem and disk as the client wrote them, when the milli-units round one ({@link ExactScalars}). */
+  readonly exactResources?: ExactScalars;
   readonly resourceLimits?: ResourceLimits;
   readonly endpoints: readonly PodEndpoint[];
   readonly image?: PodImage;
@@ -73,6 +75,8 @@ export interface PodSpec extends RunSpecCommon {
   readonly containers: readonly PodContainer[];
   /** The default executor's own share per instance (0.1 cpus, 32 MiB, 10 MiB disk by default). */
   readonly executorResources: ScalarResources;
+  /** `executorResources` as the client wrote them, when the milli-units round one ({@link ExactScalars}). */
+  readonly exactExecutorResources?: ExactScalars;
   /** Never empty: `[{mode: host}]` when none were given. */
   readonly networks: readonly Network[];
   /** Derived from `networks`. */

@@ -9,6 +9,20 @@ export interface ScalarResources {
   gpus: number;
 }
 
+/**
+ * Scalar resources exactly as a client wrote them (cpus; mem and disk in MiB), kept beside the
+ * milli-units of a definition only when one of them is not a whole number of thousandths
+ * (`"cpus": 0.0625`): the core schedules with the milli-units (0.063; Mesos rounds scalars to
+ * three decimals as well), while the definition's JSON, its stored record and the task's
+ * `MARATHON_*_RESOURCE_*` variables keep the client's numbers, as Marathon's doubles do — a client
+ * that compares what it PUT with what it GETs sees no change. Absent for nearly every definition.
+ */
+export interface ExactScalars {
+  readonly cpus: number;
+  readonly mem: number;
+  readonly disk: number;
+}
+
 /** An inclusive port range `[begin, end]`. */
 export type PortRange = readonly [number, number];
 

@@ -22,8 +22,10 @@ import { appDefaults, withWrittenDefaults } from './fixtures/written-defaults';
  *    `killGracePeriodSeconds` is then written `null`, as one not given;
  * 2. a pod's placement constraints are written in the pod's object form (Marathon's `Constraint`)
  *    even when given as arrays;
- * 3. resources and durations are what the core schedules with: whole thousandths of a cpu or
- *    MiB, whole milliseconds (`5e-324` MiB of disk, or seconds of launch delay, → 0);
+ * 3. durations are what the core schedules with: whole milliseconds (`5e-324` seconds of launch
+ *    delay → 0). Resources were written in the core's whole thousandths of a cpu or MiB too
+ *    (`5e-324` MiB of disk → 0) until 2026-12-03; they are echoed as given again, as Marathon
+ *    does (model/resources.ts `ExactScalars`);
  * 4. definitions Marathon's RAML reader refuses are refused with a message: a volume that is
  *    none of host (`hostPath`), persistent, external or secret; a `check` command with neither
  *    `shell` nor `argv`;
@@ -68,14 +70,13 @@ function withoutUnknownFields(value: unknown): unknown {
   return out;
 }
 
-/** Differences 1 (lifecycle), 2 and 3 on a recorded pod. */
+/** Differences 1 (lifecycle), 2 and 3 (the backoff) on a recorded pod. */
 function podDifferences(echo: Record<string, unknown>): Record<string, unknown> {
   const scheduling = echo.scheduling as { placement: { constraints: unknown[] }; backoff: Record<string, number> };
   const constraints = scheduling.placement.constraints.map((c) => (Array.isArray(c)
     ? (c.length === 2 ? { fieldName: c[0], operator: c[1] } : { fieldName: c[0], operator: c[1], value: c[2] }) : c));
   const containers = (echo.containers as Record<string, unknown>[]).map((c) => ({
     ...c,
-    resources: milli(c.resources as Record<string, number>),
     lifecycle: isDeepStrictEqual(c.lifecycle, {}) ? null : c.lifecycle,
   }));
   const backoff = { ...scheduling.backoff, ...milli({ backoff: scheduling.backoff.backoff, maxLaunchDelay: scheduling.backoff.maxLaunchDelay }) };
