@@ -13,6 +13,11 @@ export function observe(scheduler: Scheduler, cluster: SimCluster, recorder: Run
     events: recorder.events,
     rejections: (runSpecId) => scheduler.rejections(runSpecId)?.byReason() ?? {},
     agents: () => cluster.agentInfos(),
+    hasHealthChecks: (runSpecId) => {
+      const spec = scheduler.runSpec(runSpecId);
+      if (spec === undefined) return undefined;
+      return spec.kind === 'app' ? spec.healthChecks.length > 0 : spec.containers.some((c) => c.healthCheck !== undefined);
+    },
     deployment: (runSpecId) => {
       // The deployment holding the run spec (as for locking); what it waits for, when its action is in the current step.
       for (const { deployment, actions } of scheduler.deployments()) {

@@ -21,6 +21,14 @@ function countLine(lines: string[], subject: string, expected: Comparison, actua
   return passed;
 }
 
+/** Why a `healthy` count may stay 0: the run spec has no health check (or does not exist). Shown only when the count fails. */
+function healthDetail(runSpecId: string, obs: ScenarioObservation): string {
+  const checked = obs.hasHealthChecks?.(runSpecId);
+  if (checked === false) return ` (${runSpecId} has no health check: the health of its instances stays unknown, as in Marathon, and only instances with a passing check count as healthy)`;
+  if (checked === undefined && obs.hasHealthChecks !== undefined) return ` (no app or pod ${runSpecId} exists now)`;
+  return '';
+}
+
 function isLivePlaced(instance: ObservedInstance): boolean {
   return instance.agent !== undefined && !isTerminalCondition(instance.condition);
 }
@@ -92,7 +100,7 @@ export function evaluateExpectation(expect: Expectation, obs: ScenarioObservatio
   }
   for (const check of expect.healthy) {
     const actual = obs.instances(check.runSpecId).filter((instance) => instance.healthy === true).length;
-    passed = countLine(lines, `${check.runSpecId} healthy`, check.expected, actual) && passed;
+    passed = countLine(lines, `${check.runSpecId} healthy`, check.expected, actual, healthDetail(check.runSpecId, obs)) && passed;
   }
   for (const check of expect.spread) passed = spreadLines(lines, check, obs) && passed;
   for (const check of expect.onAgents) {

@@ -30,6 +30,12 @@ export interface ScenarioObservation {
    * an instance are counted.
    */
   agents?(): readonly AgentInfo[];
+  /**
+   * Optional: whether the run spec exists and has a health check (an app's `healthChecks`, a pod
+   * container's `healthCheck`); undefined when no run spec has the id. A `healthy` expectation
+   * that fails on one without checks says so: its instances' health stays unknown, as in Marathon.
+   */
+  hasHealthChecks?(runSpecId: string): boolean | undefined;
   /** Optional: the running deployment holding the run spec, and what its action waits for. */
   deployment?(runSpecId: string): ObservedDeployment | undefined;
 }

@@ -79,6 +79,26 @@ t.test('healthy: instances whose health is true', async (t) => {
   check(t, { healthy: [{ runSpecId: '/web', expected: { op: '>=', value: 3 } }] }, false, ['FAIL /web healthy: expected >= 3, got 2']);
 });
 
+t.test('healthy: a failed count says when the run spec has no health check, or does not exist', async (t) => {
+  // /web has checks, /plain none, /gone is no run spec.
+  const checks = (id: string) => (id === '/web' ? true : id === '/plain' ? false : undefined);
+  const table: [string, string, string][] = [
+    ['/web', '>= 3', 'FAIL /web healthy: expected >= 3, got 2'],
+    ['/plain', '= 1', 'FAIL /plain healthy: expected 1, got 0 (/plain has no health check: the health of its instances stays unknown, as in Marathon, and only instances with a passing check count as healthy)'],
+    ['/gone', '= 1', 'FAIL /gone healthy: expected 1, got 0 (no app or pod /gone exists now)'],
+  ];
+  for (const [runSpecId, comparison, line] of table) {
+    const [op, value] = comparison.split(' ');
+    const result = evaluateExpectation(
+      { ...NONE, healthy: [{ runSpecId, expected: { op: op as '=' | '>=', value: Number(value) } }] },
+      { ...observation(false), hasHealthChecks: checks },
+    );
+    t.strictSame(result, { passed: false, lines: [line] }, runSpecId);
+  }
+  const passing = evaluateExpectation({ ...NONE, healthy: [{ runSpecId: '/plain', expected: { op: '=', value: 0 } }] }, { ...observation(false), hasHealthChecks: checks });
+  t.strictSame(passing, { passed: true, lines: ['PASS /plain healthy = 0'] }, 'a count that holds says nothing more');
+});
+
 t.test('spread: live placed instances only, over built-in fields and attributes', async (t) => {
   // Live placed: web.1 (a), web.2 (b), web.3 (a); web.4 is not placed, web.5 is terminal.
   check(t, { spread: [{ runSpecId: '/web', field: '@zone', values: { op: '=', value: 2 }, maxPerValue: 2, minPerValue: 1, maxSkew: 1 }] }, true, [
