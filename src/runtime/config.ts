@@ -5,7 +5,7 @@ import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_LOGIN_FAILURE_WINDOW_MS, DEFAULT_LOGIN_FAILURES } from '../api/auth/login-guard';
 import { DEFAULT_SCRYPT_RUNS, MAX_SCRYPT_WAITING } from '../api/auth/scrypt-gate';
 import { parseHttpCredentials } from '../api/auth/http-credentials';
-import { DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP } from '../cluster/local/local-cluster-options';
+import { DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP, type AgentDomain } from '../cluster/local/local-cluster-options';
 import { DEFAULT_MAX_TOTAL_INSTANCES, DEFAULT_SCHEDULER_OPTIONS, MAX_TOTAL_INSTANCES, parseFloorCapacity, roleNameProblem } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { DEFAULT_STORE_MIN_FREE_BYTES } from '../store/sqlite/store-write-guard';
@@ -14,6 +14,7 @@ import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-optio
 import { redactUrlValue } from '../cluster/url-credentials';
 import { masterBaseUrl } from '../cluster/mesos/transport/leader-url';
 import { agentAttributesProblem, agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT, MAX_LOCAL_AGENTS } from '../cluster/local/local-agent';
+import { attributeFromText, MAX_ATTRIBUTE_CHARS } from '../cluster/local/agent-attribute-text';
 import type { PortRange } from '../scheduler/model/resources';
 import { MAX_INSTANCES } from '../scheduler/model/run-spec-limits';
 
@@ -42,10 +43,16 @@ export interface PacerConfig {
    */
   readonly localAgentPorts?: PortRange;
   /**
-   * `--local_agent_attributes`: the local agents' text attributes (what constraints match on), one
-   * list for every agent or one per agent in order; undefined: none.
+   * `--local_agent_attributes`: the local agents' attributes (what constraints match on) as their
+   * texts, typed when the agents are made (agent-attribute-text.ts), one list for every agent or
+   * one per agent in order; undefined: none.
    */
   readonly localAgentAttributes?: readonly Readonly<Record<string, string>>[];
+  /**
+   * `--local_agent_domains`: the local agents' fault domains (`@region`, `@zone`), one for every
+   * agent or one per agent in order; undefined: none, as a Mesos agent without `--domain`.
+   */
+  readonly localAgentDomains?: readonly AgentDomain[];
   /** `--mesos_role`. */
   readonly defaultRole: string;
   /** `--framework_name` (Marathon's default `marathon`): FrameworkInfo.name in SUBSCRIBE. */
@@ -217,8 +224,6 @@ const MIB = 1024 * 1024;
 /** Largest `--store_min_free`, in MiB (1 TiB). */
 const MAX_STORE_MIN_FREE_MIB = 1024 * 1024;
 
-/** Most characters of a local agent attribute's name or value (`--local_agent_attributes`). */
-export const MAX_ATTRIBUTE_CHARS = 128;
 /** Most attributes of one local agent (`--local_agent_attributes`). */
 export const MAX_AGENT_ATTRIBUTES = 32;
 
@@ -232,7 +237,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, MAX_LOCAL_AGENTS, (n) => { c.localAgents = n; }) },
   { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', help: `local cluster: BEGIN-END, host ports the agents offer, split evenly among them (default ${DEFAULT_FIRST_AGENT_PORT} upward, ${DEFAULT_PORTS_PER_AGENT} per agent); two pacers on one host need ranges that do not overlap`, apply: (c, v) => portRange(v, (r) => { c.localAgentPorts = r; }) },
-  { flag: '--local_agent_attributes', env: 'PACER_LOCAL_AGENT_ATTRIBUTES', help: `local cluster: the agents' text attributes, as a Mesos agent's --attributes: NAME:VALUE;NAME:VALUE (every agent), or one such list per agent separated by | ('rack:r1;zone:a|rack:r2;zone:b'); names and values of [a-zA-Z0-9_/.-], at most ${MAX_ATTRIBUTE_CHARS} characters each, ${MAX_AGENT_ATTRIBUTES} per agent (default: none)`, apply: (c, v) => agentAttributes(v, (lists) => { c.localAgentAttributes = lists; }) },
+  { flag: '--local_agent_attributes', env: 'PACER_LOCAL_AGENT_ATTRIBUTES', help: `local cluster: the agents' attributes, as a Mesos agent's --attributes: NAME:VALUE;NAME:VALUE (every agent), or one such list per agent separated by | ('rack:r1;level:10|rack:r2;level:12'); a value is typed as Mesos types it: [b-e,…] ranges, {a,…} a set, a number a scalar, else text; names, text and set items of [a-zA-Z0-9_/.-], at most ${MAX_ATTRIBUTE_CHARS} characters each, no blanks, ${MAX_AGENT_ATTRIBUTES} per agent (default: none)`, apply: (c, v) => agentAttributes(v, (lists) => { c.localAgentAttributes = lists; }) },
+  { flag: '--local_agent_domains', env: 'PACER_LOCAL_AGENT_DOMAINS', help: `local cluster: the agents' fault domains, which @region and @zone constraints read (a Mesos agent's --domain): REGION/ZONE (every agent), or one per agent separated by | ('eu/eu-1|eu/eu-2|us/us-1'); names of [a-zA-Z0-9_.-], at most ${MAX_ATTRIBUTE_CHARS} characters (default: none)`, apply: (c, v) => agentDomains(v, (domains) => { c.localAgentDomains = domains; }) },
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *; a role name as an app\'s role: not . or .., no leading -, no blanks or /)', apply: (c, v) => mesosRole(c, v) },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
@@ -362,7 +368,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return agentPortsConflict(config) ?? agentAttributesConflict(config) ?? listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+  return agentPortsConflict(config) ?? agentAttributesConflict(config) ?? agentDomainsConflict(config) ?? listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
 }
 
 /** The option a command-line word names: `--flag_name` or its dashed spelling `--flag-name`. */
@@ -457,8 +463,8 @@ function agentPortsConflict(c: PacerConfig): { error: string } | undefined {
 
 /**
  * `--local_agent_attributes`: `NAME:VALUE;…` lists separated by `|`, in a Mesos agent's
- * `--attributes` syntax restricted to text values, the characters Mesos's attribute text allows
- * (`[a-zA-Z0-9_/.-]`, the pattern Marathon's `IS` constraint accepts: marathon-reference.md).
+ * `--attributes` syntax, each value one that agent-attribute-text.ts types (text, scalar, ranges
+ * or set); kept as text, typed when the agents are made.
  */
 function agentAttributes(value: string, set: (lists: Record<string, string>[]) => void): string | undefined {
   const lists: Record<string, string>[] = [];
@@ -470,11 +476,11 @@ function agentAttributes(value: string, set: (lists: Record<string, string>[]) =
     const pairs = text.trim() === '' ? [] : text.split(';');
     if (pairs.length > MAX_AGENT_ATTRIBUTES) return `${where}${pairs.length} attributes, expected at most ${MAX_AGENT_ATTRIBUTES}`;
     for (const pair of pairs) {
-      const m = /^\s*([^:\s]*)\s*:\s*(\S*)\s*$/.exec(pair);
-      const [name, attrValue] = m === null ? ['', ''] : [m[1], m[2]];
-      if (!ATTRIBUTE_TEXT.test(name) || !ATTRIBUTE_TEXT.test(attrValue)) {
-        return `${where}${JSON.stringify(pair.trim())}: expected NAME:VALUE, each of 1 to ${MAX_ATTRIBUTE_CHARS} characters of a-z A-Z 0-9 _ / . -`;
-      }
+      const m = /^\s*([^:\s]+)\s*:\s*(\S+)\s*$/.exec(pair);
+      if (m === null) return `${where}${JSON.stringify(pair.trim())}: expected NAME:VALUE, no blanks inside either`;
+      const [, name, attrValue] = m;
+      const typed = attributeFromText(name, attrValue);
+      if ('error' in typed) return `${where}${JSON.stringify(pair.trim())}: ${typed.error}`;
       if (Object.hasOwn(attrs, name)) return `${where}attribute ${name} given twice`;
       attrs[name] = attrValue;
     }
@@ -484,7 +490,34 @@ function agentAttributes(value: string, set: (lists: Record<string, string>[]) =
   return undefined;
 }
 
-const ATTRIBUTE_TEXT = new RegExp(`^[a-zA-Z0-9_/.-]{1,${MAX_ATTRIBUTE_CHARS}}$`);
+/**
+ * `--local_agent_domains`: `REGION/ZONE` entries separated by `|`, one for every agent or one per
+ * agent (a Mesos agent's `--domain` fault domain, in short).
+ */
+function agentDomains(value: string, set: (domains: AgentDomain[]) => void): string | undefined {
+  const texts = value.split('|');
+  if (texts.length > MAX_LOCAL_AGENTS) return `expected at most one domain per agent (at most ${MAX_LOCAL_AGENTS})`;
+  const domains: AgentDomain[] = [];
+  for (const [i, text] of texts.entries()) {
+    const m = DOMAIN.exec(text.trim());
+    if (m === null) {
+      const where = texts.length === 1 ? '' : `agent ${i + 1}: `;
+      return `${where}${JSON.stringify(text.trim())}: expected REGION/ZONE, each of 1 to ${MAX_ATTRIBUTE_CHARS} characters of a-z A-Z 0-9 _ . -`;
+    }
+    domains.push({ region: m[1], zone: m[2] });
+  }
+  set(domains);
+  return undefined;
+}
+
+const DOMAIN = new RegExp(`^([a-zA-Z0-9_.-]{1,${MAX_ATTRIBUTE_CHARS}})/([a-zA-Z0-9_.-]{1,${MAX_ATTRIBUTE_CHARS}})$`);
+
+/** One domain for every local agent, or one per agent. */
+function agentDomainsConflict(c: PacerConfig): { error: string } | undefined {
+  const domains = c.localAgentDomains;
+  if (domains === undefined || agentAttributesProblem(domains, c.localAgents) === undefined) return undefined;
+  return { error: `--local_agent_domains gives ${domains.length} domains with --local_agents ${c.localAgents}: expected one domain for every agent, or one per agent` };
+}
 
 /** One attribute list for every local agent, or one per agent. */
 function agentAttributesConflict(c: PacerConfig): { error: string } | undefined {

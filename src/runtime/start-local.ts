@@ -35,6 +35,7 @@ export function localClusterOptions(config: PacerConfig, log: PacerLog): LocalCl
     agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
     ...(config.localAgentPorts === undefined ? {} : { ports: config.localAgentPorts }),
     ...(config.localAgentAttributes === undefined ? {} : { agentAttributes: config.localAgentAttributes }),
+    ...(config.localAgentDomains === undefined ? {} : { agentDomains: config.localAgentDomains }),
     offerIntervalMs: config.localOfferIntervalMs,
     sandboxGcDelayMs: config.localSandboxGcDelayMs,
     sandboxKeep: config.localSandboxKeep,

@@ -10,7 +10,7 @@ const MESOS_ONLY = [
 
 /** Options that only the local cluster reads (the table says "local cluster"). */
 const LOCAL_ONLY = [
-  '--sandbox', '--local_agents', '--local_agent_ports', '--local_agent_attributes', '--local_offer_interval', '--local_sandbox_gc_delay', '--local_sandbox_keep',
+  '--sandbox', '--local_agents', '--local_agent_ports', '--local_agent_attributes', '--local_agent_domains', '--local_offer_interval', '--local_sandbox_gc_delay', '--local_sandbox_keep',
 ];
 
 /** Options that only `--cluster sim` reads (the table says "`--cluster sim` only"). */

@@ -171,10 +171,29 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { env: { PACER_LOCAL_AGENTS: '65' }, error: 'PACER_LOCAL_AGENTS=65: expected an integer from 1 to 64' },
   ...['31000', '31000-', '-31000', 'a-b', '31000-31999-32000', '31000:31999', '0-10', '65000-65536', '31999-31000', '1e3-2e3'].map((v) => (
     { argv: ['--local_agent_ports', v], error: `--local_agent_ports ${v}: expected BEGIN-END, two ports from 1 to 65535 with BEGIN not above END (such as 31000-31999)` })),
-  ...['rack', 'rack:', ':r1', 'rack:r 1', 'rack:r1;;zone:a', 'ra ck:r1', 'rack:r1:x', `rack:${'x'.repeat(129)}`, 'rack:[1-2]', 'rack:é'].map((v) => (
-    { argv: ['--local_agent_attributes', v], error: `--local_agent_attributes ${v}: ${JSON.stringify(v.split(';').find((p) => !/^[a-zA-Z0-9_/.-]{1,128}:[a-zA-Z0-9_/.-]{1,128}$/.test(p)))}: expected NAME:VALUE, each of 1 to 128 characters of a-z A-Z 0-9 _ / . -` })),
+  ...[['rack', 'rack'], ['rack:', 'rack:'], [':r1', ':r1'], ['rack:r 1', 'rack:r 1'], ['rack:r1;;zone:a', ''], ['ra ck:r1', 'ra ck:r1']].map(([v, pair]) => (
+    { argv: ['--local_agent_attributes', v], error: `--local_agent_attributes ${v}: ${JSON.stringify(pair)}: expected NAME:VALUE, no blanks inside either` })),
+  ...[
+    ['rack:r1:x', 'the value "r1:x": expected text (1 to 128 characters of a-z A-Z 0-9 _ / . -), a number, ranges [b-e,…] or a set {a,…}'],
+    ['rack:é', 'the value "é": expected text (1 to 128 characters of a-z A-Z 0-9 _ / . -), a number, ranges [b-e,…] or a set {a,…}'],
+    [`rack:${'x'.repeat(129)}`, 'the value: expected 1 to 128 characters'],
+    [`${'n'.repeat(129)}:r1`, `the name "${'n'.repeat(129)}": expected 1 to 128 characters of a-z A-Z 0-9 _ / . -`],
+    ['ports:[2-1]', 'the value [2-1]: "2-1" is no range b-e of whole numbers with b not above e'],
+    ['ports:[1-2,5]', 'the value [1-2,5]: "5" is no range b-e of whole numbers with b not above e'],
+    ['ports:[1-2', 'the value [1-2: expected ranges [b-e,…] closed by ]'],
+    ['disks:{a,b c}', ''],
+    ['disks:{a,,b}', 'the value {a,,b}: the item "": expected 1 to 128 characters of a-z A-Z 0-9 _ / . -'],
+    ['disks:{a', 'the value {a: expected a set {a,…} closed by }'],
+    ['level:1e999', 'the value 1e999: expected a finite number'],
+  ].map(([pair, problem]) => (
+    { argv: ['--local_agent_attributes', pair], error: problem === '' ? `--local_agent_attributes ${pair}: ${JSON.stringify(pair)}: expected NAME:VALUE, no blanks inside either` : `--local_agent_attributes ${pair}: ${JSON.stringify(pair)}: ${problem}` })),
+  ...[['eu', 'eu'], ['eu/', 'eu/'], ['eu/a/b', 'eu/a/b'], ['e u/a', 'e u/a'], [`eu/${'z'.repeat(129)}`, `eu/${'z'.repeat(129)}`]].map(([v, entry]) => (
+    { argv: ['--local_agent_domains', v], error: `--local_agent_domains ${v}: ${JSON.stringify(entry)}: expected REGION/ZONE, each of 1 to 128 characters of a-z A-Z 0-9 _ . -` })),
+  { argv: ['--local_agent_domains', 'eu/a|eu'], error: '--local_agent_domains eu/a|eu: agent 2: "eu": expected REGION/ZONE, each of 1 to 128 characters of a-z A-Z 0-9 _ . -' },
+  { argv: ['--local_agents', '3', '--local_agent_domains', 'eu/a|eu/b'], error: '--local_agent_domains gives 2 domains with --local_agents 3: expected one domain for every agent, or one per agent' },
+  { argv: ['--local_agent_domains', Array(65).fill('eu/a').join('|')], error: `--local_agent_domains ${Array(65).fill('eu/a').join('|')}: expected at most one domain per agent (at most 64)` },
   { argv: ['--local_agent_attributes', 'rack:r1;rack:r2'], error: '--local_agent_attributes rack:r1;rack:r2: attribute rack given twice' },
-  { argv: ['--local_agent_attributes', 'rack:r1|rack:r2:x'], error: '--local_agent_attributes rack:r1|rack:r2:x: agent 2: "rack:r2:x": expected NAME:VALUE, each of 1 to 128 characters of a-z A-Z 0-9 _ / . -' },
+  { argv: ['--local_agent_attributes', 'rack:r1|rack:r2:x'], error: '--local_agent_attributes rack:r1|rack:r2:x: agent 2: "rack:r2:x": the value "r2:x": expected text (1 to 128 characters of a-z A-Z 0-9 _ / . -), a number, ranges [b-e,…] or a set {a,…}' },
   { argv: ['--local_agent_attributes', Array.from({ length: 33 }, (_, i) => `a${i}:v`).join(';')], error: `--local_agent_attributes ${Array.from({ length: 33 }, (_, i) => `a${i}:v`).join(';')}: 33 attributes, expected at most 32` },
   { argv: ['--local_agent_attributes', Array(65).fill('a:b').join('|')], error: `--local_agent_attributes ${Array(65).fill('a:b').join('|')}: expected at most one attribute list per agent (at most 64)` },
   { argv: ['--local_agent_attributes', 'rack:r1|rack:r2'], error: '--local_agent_attributes gives 2 attribute lists with --local_agents 1: expected one list for every agent, or one per agent' },
@@ -310,22 +329,46 @@ t.test('--local_agent_ports: the default range is 31000 upward, 1000 ports per a
   t.match(configOf(parseConfig(['--local_agent_ports', '8000-8999', '--port', '0'], {}, CWD)), { localAgentPorts: [8000, 8999] }, '--port 0 takes a free port outside the range');
 });
 
-t.test('--local_agent_attributes: one list for every agent or one per agent, handed to the local cluster\'s agents', async (t) => {
+t.test('--local_agent_attributes: one list for every agent or one per agent, handed to the local cluster\'s agents, typed as Mesos types them', async (t) => {
   t.equal(configOf(parseConfig([], {}, CWD)).localAgentAttributes, undefined, 'none by default');
   t.notOk('agentAttributes' in localClusterOptions(configOf(parseConfig([], {}, CWD)), silentLog()), 'the local cluster gets none');
-  const cases: { argv: string[]; env?: NodeJS.ProcessEnv; want: Record<string, string>[] }[] = [
-    { argv: ['--local_agent_attributes', 'rack:r1;zone:a'], want: [{ rack: 'r1', zone: 'a' }] },
-    { argv: ['--local_agent_attributes', ' rack : r1 ; os:debian/12 '], want: [{ rack: 'r1', os: 'debian/12' }] },
-    { argv: ['--local_agent_attributes', ''], want: [{}] },
-    { argv: ['--local_agents', '2', '--local_agent_attributes', 'rack:r1|rack:r2;gpu:no'], want: [{ rack: 'r1' }, { rack: 'r2', gpu: 'no' }] },
-    { argv: ['--local_agents', '2'], env: { PACER_LOCAL_AGENT_ATTRIBUTES: 'level:10.5' }, want: [{ level: '10.5' }] },
+  const cases: { argv: string[]; env?: NodeJS.ProcessEnv; want: Record<string, string>[]; typed: Record<string, unknown>[] }[] = [
+    { argv: ['--local_agent_attributes', 'rack:r1;zone:a'], want: [{ rack: 'r1', zone: 'a' }], typed: [{ rack: { text: 'r1' }, zone: { text: 'a' } }] },
+    { argv: ['--local_agent_attributes', ' rack : r1 ; os:debian/12 '], want: [{ rack: 'r1', os: 'debian/12' }], typed: [{ rack: { text: 'r1' }, os: { text: 'debian/12' } }] },
+    { argv: ['--local_agent_attributes', ''], want: [{}], typed: [{}] },
+    { argv: ['--local_agents', '2', '--local_agent_attributes', 'rack:r1|rack:r2;gpu:no'], want: [{ rack: 'r1' }, { rack: 'r2', gpu: 'no' }], typed: [{ rack: { text: 'r1' } }, { rack: { text: 'r2' }, gpu: { text: 'no' } }] },
+    { argv: ['--local_agents', '2'], env: { PACER_LOCAL_AGENT_ATTRIBUTES: 'level:10.5' }, want: [{ level: '10.5' }], typed: [{ level: { scalar: 10.5 } }] },
+    {
+      argv: ['--local_agent_attributes', 'level:10;gen:-2;big:2e3;ports:[31000-31005,30000-30001];disks:{ssd,hdd};none:{};v:1.2.3;odd:.5'],
+      want: [{ level: '10', gen: '-2', big: '2e3', ports: '[31000-31005,30000-30001]', disks: '{ssd,hdd}', none: '{}', v: '1.2.3', odd: '.5' }],
+      typed: [{
+        level: { scalar: 10 }, gen: { scalar: -2 }, big: { scalar: 2000 }, ports: { ranges: [[31000, 31005], [30000, 30001]] }, disks: { set: ['ssd', 'hdd'] }, none: { set: [] },
+        v: { text: '1.2.3' }, odd: { scalar: 0.5 },
+      }],
+    },
   ];
   for (const c of cases) {
     const config = configOf(parseConfig(c.argv, c.env ?? {}, CWD));
     t.same(config.localAgentAttributes, c.want, `${c.argv.join(' ')}: parsed`);
     const agents = resolveAgents(config.localAgents, undefined, localClusterOptions(config, silentLog()).agentAttributes);
-    const attrs = agents.map((a) => Object.fromEntries(a.info.attributes.map((x) => [x.name, x.type === 'text' ? x.text : undefined])));
-    t.same(attrs, agents.map((_, i) => c.want[c.want.length === 1 ? 0 : i]), `${c.argv.join(' ')}: the agents offer them as text attributes`);
+    const attrs = agents.map((a) => Object.fromEntries(a.info.attributes.map(({ name, type: _type, ...value }) => [name, value])));
+    t.same(attrs, agents.map((_, i) => c.typed[c.typed.length === 1 ? 0 : i]), `${c.argv.join(' ')}: the agents offer them typed`);
+  }
+});
+
+t.test('--local_agent_domains: one fault domain for every agent or one per agent, which @region and @zone read', async (t) => {
+  t.equal(configOf(parseConfig([], {}, CWD)).localAgentDomains, undefined, 'none by default');
+  t.same(resolveAgents(1).map((a) => [a.info.region, a.info.zone]), [[undefined, undefined]], 'an agent without one has no region or zone, as a Mesos agent without --domain');
+  const cases: { argv: string[]; env?: NodeJS.ProcessEnv; want: [string, string][] }[] = [
+    { argv: ['--local_agent_domains', 'eu/eu-1'], want: [['eu', 'eu-1']] },
+    { argv: ['--local_agents', '3', '--local_agent_domains', ' eu/a | eu/b|us/c'], want: [['eu', 'a'], ['eu', 'b'], ['us', 'c']] },
+    { argv: ['--local_agents', '2'], env: { PACER_LOCAL_AGENT_DOMAINS: 'aws-us-east-1/aws-us-east-1a' }, want: [['aws-us-east-1', 'aws-us-east-1a'], ['aws-us-east-1', 'aws-us-east-1a']] },
+  ];
+  for (const c of cases) {
+    const config = configOf(parseConfig(c.argv, c.env ?? {}, CWD));
+    const options = localClusterOptions(config, silentLog());
+    const agents = resolveAgents(config.localAgents, undefined, undefined, options.agentDomains);
+    t.same(agents.map((a) => [a.info.region, a.info.zone]), c.want, `${c.argv.join(' ')}`);
   }
 });
 

@@ -74,6 +74,7 @@ function configOf(parsed: Parsed, what: string): PacerConfig {
 const DESCRIBED: Readonly<Record<string, { readonly cell: string; readonly check: (c: PacerConfig) => boolean }>> = {
   '--local_agent_ports': { cell: '`31000` upward, `1000` per agent', check: (c) => c.localAgentPorts === undefined },
   '--local_agent_attributes': { cell: 'none', check: (c) => c.localAgentAttributes === undefined },
+  '--local_agent_domains': { cell: 'none', check: (c) => c.localAgentDomains === undefined },
   '--record': { cell: 'off', check: (c) => c.recordDir === undefined },
   '--disable_http': { cell: 'off', check: (c) => !c.disableHttp },
   '--disable_maintenance_mode': { cell: 'off', check: (c) => c.maintenanceMode },

@@ -3,8 +3,9 @@ import { availableParallelism, totalmem } from 'node:os';
 import type { AgentInfo } from '../../scheduler/model/agent';
 import type { IpAddress } from '../../scheduler/model/ip-address';
 import { toMilli, type PortRange, type ScalarResources } from '../../scheduler/model/resources';
-import { DEFAULT_HOSTNAME, type LocalAgentOptions } from './local-cluster-options';
+import { DEFAULT_HOSTNAME, type AgentDomain, type LocalAgentOptions } from './local-cluster-options';
 import { rangesOverlap } from '../../master/port-ranges';
+import { attributeFromText } from './agent-attribute-text';
 
 /** An agent of the local cluster with its options resolved: identity and capacity. */
 export interface LocalAgent {
@@ -31,8 +32,8 @@ export function defaultAgentPorts(count: number): PortRange {
 export const MAX_LOCAL_AGENTS = 64;
 
 /**
- * Why `lists` of agent attributes cannot go to `count` agents (undefined when they can): one list
- * for every agent, or one per agent.
+ * Why `lists` of agent attributes (or domains) cannot go to `count` agents (undefined when they
+ * can): one for every agent, or one per agent.
  */
 export function agentAttributesProblem(lists: readonly unknown[], count: number): string | undefined {
   if (lists.length <= 1 || lists.length === count) return undefined;
@@ -62,18 +63,23 @@ export function agentPortsProblem(ports: PortRange, count: number): string | und
  */
 export function resolveAgents(
   agents: number | readonly LocalAgentOptions[] | undefined, ports?: PortRange, attributes?: readonly Readonly<Record<string, string>>[],
+  domains?: readonly AgentDomain[],
 ): LocalAgent[] {
-  const list = typeof agents === 'object' ? agents : defaultAgents(agents ?? 1, ports, attributes);
+  const list = typeof agents === 'object' ? agents : defaultAgents(agents ?? 1, ports, attributes, domains);
   if (list.length === 0) throw new RangeError('the local cluster needs at least one agent');
   const resolved = list.map((o, i) => resolveAgent(o, i));
   checkDistinct(resolved);
   return resolved.sort((a, b) => (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0));
 }
 
-function defaultAgents(count: number, ports: PortRange = defaultAgentPorts(count), attributes: readonly Readonly<Record<string, string>>[] = []): LocalAgentOptions[] {
+function defaultAgents(
+  count: number, ports: PortRange = defaultAgentPorts(count), attributes: readonly Readonly<Record<string, string>>[] = [], domains: readonly AgentDomain[] = [],
+): LocalAgentOptions[] {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`agents must be a positive integer, got ${count}`);
   const attributesProblem = agentAttributesProblem(attributes, count);
   if (attributesProblem !== undefined) throw new RangeError(attributesProblem);
+  const domainsProblem = agentAttributesProblem(domains, count);
+  if (domainsProblem !== undefined) throw new RangeError(`domains: ${domainsProblem}`);
   const problem = agentPortsProblem(ports, count);
   if (problem !== undefined) throw new RangeError(`agent ports: ${problem}`);
   const [first, last] = ports;
@@ -86,6 +92,7 @@ function defaultAgents(count: number, ports: PortRange = defaultAgentPorts(count
     diskMib: DEFAULT_DISK_MIB,
     ports: [first + i * share, i === count - 1 ? last : first + (i + 1) * share - 1] as const,
     ...(attributes.length === 0 ? {} : { attributes: attributes[attributes.length === 1 ? 0 : i] }),
+    ...(domains.length === 0 ? {} : domains[domains.length === 1 ? 0 : i]),
   }));
 }
 
@@ -110,7 +117,11 @@ function resolveAgent(o: LocalAgentOptions, index: number): LocalAgent {
   const info: { -readonly [K in keyof AgentInfo]: AgentInfo[K] } = {
     agentId,
     hostname: o.hostname ?? DEFAULT_HOSTNAME,
-    attributes: Object.entries(o.attributes ?? {}).map(([name, text]) => ({ name, type: 'text' as const, text })),
+    attributes: Object.entries(o.attributes ?? {}).map(([name, text]) => {
+      const typed = attributeFromText(name, text);
+      if ('error' in typed) throw new RangeError(`agent ${agentId}: attribute ${name}: ${typed.error}`);
+      return typed;
+    }),
   };
   if (o.region !== undefined) info.region = o.region;
   if (o.zone !== undefined) info.zone = o.zone;

@@ -1,5 +1,11 @@
 import type { PortRange } from '../../scheduler/model/resources';
 
+/** A local agent's fault domain (a Mesos agent's `--domain`), which `@region` and `@zone` constraints read. */
+export interface AgentDomain {
+  readonly region: string;
+  readonly zone: string;
+}
+
 /** One agent of the local cluster: a slice of this host offered as if it were a Mesos agent. */
 export interface LocalAgentOptions {
   /** Stable id (default `local-agent-<n>`, n counting from 1 in list order). Keep it across restarts. */
@@ -12,7 +18,10 @@ export interface LocalAgentOptions {
   readonly gpus?: number;
   /** Inclusive host-port range offered. Agents on the same hostname must not overlap. */
   readonly ports: PortRange;
-  /** Text attributes, as `--attributes` of a Mesos agent gives them (constraints match on them). */
+  /**
+   * Attributes as `--attributes` of a Mesos agent gives them, as texts typed as Mesos types them
+   * (agent-attribute-text.ts: `10` a scalar, `[1-5]` ranges, `{a,b}` a set, else text); constraints match on them.
+   */
   readonly attributes?: Readonly<Record<string, string>>;
   readonly region?: string;
   readonly zone?: string;
@@ -33,10 +42,15 @@ export interface LocalClusterOptions {
    */
   readonly ports?: PortRange;
   /**
-   * Text attributes of a count of agents (`--local_agent_attributes`): one list for every agent,
-   * or one per agent in order (agent n gets the n-th). Ignored when `agents` is a list.
+   * Attributes of a count of agents (`--local_agent_attributes`), as texts: one list for every
+   * agent, or one per agent in order (agent n gets the n-th). Ignored when `agents` is a list.
    */
   readonly agentAttributes?: readonly Readonly<Record<string, string>>[];
+  /**
+   * Fault domains of a count of agents (`--local_agent_domains`): one for every agent, or one per
+   * agent in order. Ignored when `agents` is a list (each gives its own `region` and `zone`).
+   */
+  readonly agentDomains?: readonly AgentDomain[];
   /** Directory holding one sandbox directory per task (created when missing). */
   readonly sandboxRoot: string;
   /**

@@ -134,7 +134,7 @@ export class LocalCluster implements ClusterDriver {
   private early: (() => void)[] | undefined = [];
 
   constructor(private readonly options: LocalClusterOptions, post: (input: ClusterInput) => void) {
-    this.agents = resolveAgents(options.agents, options.ports, options.agentAttributes);
+    this.agents = resolveAgents(options.agents, options.ports, options.agentAttributes, options.agentDomains);
     this.state = new StateWriter(new StateFile(options.stateFile ?? join(options.sandboxRoot, 'local-cluster.json')), {
       frameworkId: () => this.framework,
       executor: (key) => this.executors.get(key)?.executor.record,
