@@ -59,7 +59,9 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
   const containerObj = app.child('container');
   const networks = appNetworksFromWire(app, containerObj, ctx);
   const ports = appPortsFromWire(app, containerObj, networks.mode, networks.discoveryMappings);
-  const container = appContainerFromWire(containerObj, ports.portMappings, networks.mode !== 'host', ctx.storedRecord === true);
+  const container = appContainerFromWire(containerObj, {
+    portMappings: ports.portMappings, needsOne: networks.mode !== 'host', secretNames: secretNamesOf(app), storedRecord: ctx.storedRecord === true,
+  });
   const resident = hasVolume(container, 'persistent');
   const slots = appPortSlots({ networks: networks.networks, portDefinitions: ports.portDefinitions, container });
   const labels = stringMapFromWire(app, 'labels').values;
@@ -160,6 +162,16 @@ function backoffOf(app: WireObject): AppSpec['backoff'] {
 /** Whether the container has a volume of the given kind (`persistent`, `external`). */
 function hasVolume(container: AppContainer | undefined, kind: 'persistent' | 'external'): boolean {
   return container?.volumes?.some((v) => v.kind === kind) === true;
+}
+
+/**
+ * The names `secrets` declares, read before `secrets` itself is (and whatever its entries hold):
+ * what a reference (a `pullConfig`, a secret volume) is checked against, as Marathon's
+ * `secrets.contains(name)` checks it.
+ */
+export function secretNamesOf(holder: WireObject): ReadonlySet<string> {
+  const raw = holder.raw.secrets;
+  return new Set(typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? Object.keys(raw) : []);
 }
 
 /** `secrets`: name → `{source}` (Marathon's `Secrets`). */

@@ -1,5 +1,5 @@
 import type { PodSpec } from '../../scheduler/model/pod';
-import { secretsFromWire } from './app-from-wire';
+import { secretNamesOf, secretsFromWire } from './app-from-wire';
 import type { ConvertContext } from './convert-context';
 import type { ConvertResult } from './convert-result';
 import { ErrorSink } from './error-sink';
@@ -36,12 +36,13 @@ export function podFromWire(json: unknown, ctx: ConvertContext): ConvertResult<P
 function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
   // Read in the order problems have always been reported in.
   const id = pathIdFromWire(pod);
-  const volumes = podVolumesFromWire(pod);
+  const storedRecord = ctx.storedRecord === true;
+  const volumes = podVolumesFromWire(pod, secretNamesOf(pod), storedRecord);
   const networks = podNetworksFromWire(pod, ctx);
   const secrets = secretsFromWire(pod);
   const secretNames: ReadonlySet<string> = new Set(Object.keys(secrets));
   const env = stringMapFromWire(pod, 'environment', { secretRefs: true, capitalizedNames: true, declaredSecrets: secretNames });
-  const scope: PodScope = { volumeNames: volumes.names, networkMode: networks.mode, secretNames };
+  const scope: PodScope = { volumeNames: volumes.names, networkMode: networks.mode, secretNames, storedRecord };
   const scheduling = podSchedulingFromWire(pod, volumes.resident);
   const placement = pod.child('scheduling')?.child('placement');
   const labels = labelsFromWire(pod);

@@ -38,7 +38,10 @@ import { appDefaults, withWrittenDefaults } from './fixtures/written-defaults';
  *    `extract`, `executable` and `cache` (true, false, false), a persistent volume's `type`
  *    (`root`), an app's `executorResources` fields (0.1, 32, 10);
  * 8. the deprecated `ipAddress` is translated into networks (fact 116), no longer refused as
- *    unsupported: accepted, or refused (at `/ipAddress` still) for being given with `networks`.
+ *    unsupported: accepted, or refused (at `/ipAddress` still) for being given with `networks`;
+ * 9. what a definition names follows Marathon's rules (reference-rules.test.ts): a `pullConfig` or
+ *    secret volume names a declared secret, and an external volume its provider's rules (a DVDI
+ *    one without `options["dvdi/driver"]` is refused: `not defined`).
  */
 
 const corpus = wireCorpus();
@@ -100,8 +103,17 @@ function wasRefusedForIpAddressOnly(e: CorpusEntry): boolean {
 /** Difference 4: messages a definition Marathon refuses now gets where it was accepted. */
 function isDeliberateNewError(d: ConvertError): boolean {
   return d.errors.every((m) => m === APP_VOLUME_KIND_MESSAGE || (m === 'error.path.missing' && d.path.startsWith('/check/'))
-    || (m.startsWith('references an undefined secret named ') && d.path.endsWith('/secret')));
+    || (m.startsWith('references an undefined secret named ') && d.path.endsWith('/secret'))
+    || NEW_REFERENCE_MESSAGES.has(m) || m.startsWith('must match regular expression ') || m.startsWith('Expected a valid'));
 }
+
+/** Difference 9's messages. */
+const NEW_REFERENCE_MESSAGES: ReadonlySet<string> = new Set([
+  'not defined', 'must not be empty', 'is unknown provider', 'does not equal RW', 'can not be one of (.,..)',
+  'must only contain dvdi/driver', 'must be undefined for Docker containers', 'Volume names must be unique',
+  'pullConfig.secret must refer to an existing secret', 'pullConfig is not supported with Docker containerizer',
+  'volume.secret must refer to an existing secret', 'must be empty',
+]);
 
 /** Difference 5. */
 function isConsequentialPortName(d: ConvertError, now: readonly ConvertError[]): boolean {
