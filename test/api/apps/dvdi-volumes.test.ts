@@ -23,7 +23,7 @@ interface Case {
   readonly before: readonly Record<string, unknown>[];
   readonly method: 'POST' | 'PUT' | 'PATCH';
   readonly url: string;
-  readonly body: unknown;
+  readonly body: Record<string, unknown>;
   /** Marathon's details; absent: accepted. */
   readonly details?: readonly { path: string; errors: string[] }[];
 }
