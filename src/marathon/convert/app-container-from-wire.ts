@@ -48,6 +48,8 @@ export function appContainerFromWire(container: WireObject | undefined, scope: A
   const given = container.has('docker');
   const effectiveType = knownType ?? (given ? 'DOCKER' : 'MESOS');
   const docker = dockerOf(container);
+  // Marathon's `dockerDockerContainerValidator`: `container.docker is definedAnd(…)` (a Docker container without an image runs nothing).
+  if (!scope.storedRecord && effectiveType === 'DOCKER' && !given) container.fail('docker', 'not defined');
   if (!scope.storedRecord && docker?.pullConfig !== undefined) pullConfigRules(container, effectiveType, docker.pullConfig.secret, scope.secretNames);
   const volumes = appVolumesFromWire(container, { containerType: effectiveType, secretNames: scope.secretNames, storedRecord: scope.storedRecord });
   const linuxInfo = linuxInfoFromWire(container);

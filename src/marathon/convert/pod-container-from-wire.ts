@@ -1,3 +1,4 @@
+import type { Network } from '../../scheduler/model/networks';
 import type { PodContainer, PodExec, PodImage } from '../../scheduler/model/pod';
 import { PULL_CONFIG_SECRET_MESSAGE } from './app-container-from-wire';
 import { artifactsFromWire } from './artifacts-from-wire';
@@ -21,6 +22,8 @@ export interface PodScope {
   readonly secretNames: ReadonlySet<string>;
   /** A stored record: read without the rules added since it was accepted (`ConvertContext.storedRecord`). */
   readonly storedRecord: boolean;
+  /** The pod's networks, which endpoints name. */
+  readonly networks: readonly Network[];
 }
 
 /** A converted pod container, with its endpoints' pointers (for pod-wide checks). */
@@ -48,8 +51,8 @@ export function podContainerFromWire(
   if (!c.has('resources')) c.fail('resources', 'error.path.missing');
   const resources = resourcesFromWire(c.child('resources'), DEFAULT_RESOURCES);
   const exec = execOf(c);
-  const endpoints = podEndpointsFromWire(c, scope.networkMode);
-  const healthCheck = podHealthCheckFromWire(c, endpoints.map((e) => e.endpoint));
+  const endpoints = podEndpointsFromWire(c, scope.networkMode, scope.storedRecord ? undefined : scope.networks);
+  const healthCheck = podHealthCheckFromWire(c, endpoints.map((e) => e.endpoint), !scope.storedRecord);
   const env = stringMapFromWire(c, 'environment', { secretRefs: true, capitalizedNames: true, declaredSecrets: scope.secretNames });
   const labels = labelsFromWire(c);
   const killGraceSeconds = c.child('lifecycle')?.optionalNumber('killGracePeriodSeconds', { min: 0 });
@@ -58,7 +61,7 @@ export function podContainerFromWire(
   const user = c.optionalString('user');
   const artifacts = artifactsFromWire(c, 'artifacts');
   const check = podCheckFromWire(c);
-  const resourceLimits = resourceLimitsFromWire(c);
+  const resourceLimits = resourceLimitsFromWire(c, scope.storedRecord ? undefined : resources);
   const linuxInfo = linuxInfoFromWire(c);
   const tty = c.optionalBoolean('tty');
   if (name === undefined) return undefined;

@@ -65,7 +65,7 @@ const cases: readonly Case[] = [
   { name: 'app secret volume naming a declared secret', json: makeAppJson({ secrets: SECRETS, container: { type: 'MESOS', volumes: [{ containerPath: 'pw', secret: 's' }] } }), errors: [] },
   {
     name: 'pod secret volume naming no secret', kind: 'pod',
-    json: makePodJson({ secrets: SECRETS, volumes: [{ name: 'a', secret: 's' }, { name: 'b', secret: 'nope' }] }),
+    json: makePodJson({ secrets: SECRETS, volumes: [{ name: 'a', secret: 's' }, { name: 'b', secret: 'nope' }] }, { volumeMounts: [{ name: 'a', mountPath: '/a' }, { name: 'b', mountPath: '/b' }] }),
     errors: [
       { path: '/podSecretVolumes(pod)', errors: ['must be empty'] },
       { path: '/podSecretVolumes(pod)/1/secret', errors: ['volume.secret must refer to an existing secret'] },
