@@ -227,7 +227,10 @@ function definePod(draw: SwarmDraw, spec: SwarmRunSpec, setting: WorkloadSetting
 function podCheck(draw: SwarmDraw, endpoints: readonly string[]): Record<string, unknown> | undefined {
   const kind = draw.weighted([['none', 3], ['http', endpoints.length > 0 ? 3 : 0], ['tcp', endpoints.length > 0 ? 1 : 0], ['exec', 0.5]] as const);
   if (kind === 'none') return undefined;
-  const timing = checkTiming(draw);
+  const drawn = checkTiming(draw);
+  // A pod's check times out before its interval ends (Marathon's PodsValidation, which the
+  // converter applies): the interval is stretched past the drawn timeout, the draws unchanged.
+  const timing = drawn.timeoutSeconds < drawn.intervalSeconds ? drawn : { ...drawn, intervalSeconds: drawn.timeoutSeconds + 1 };
   if (kind === 'exec') return { exec: { command: { shell: 'true' } }, ...timing };
   if (kind === 'tcp') return { tcp: { endpoint: draw.pick(endpoints) }, ...timing };
   return { http: { endpoint: draw.pick(endpoints), path: draw.pick(['/', '/health']), ...(draw.chance(0.2) ? { scheme: 'HTTP' } : {}) }, ...timing };

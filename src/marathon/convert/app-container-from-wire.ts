@@ -8,34 +8,65 @@ import { WireObject } from './wire-object';
 
 const TYPES = ['MESOS', 'DOCKER'] as const;
 
+/** What an app's container rules need besides the container. */
+export interface AppContainerScope {
+  /** The port mappings the ports converter normalized. */
+  readonly portMappings: readonly PortMapping[];
+  /** Container or bridge networking: the app needs a container even when it gives none. */
+  readonly needsOne: boolean;
+  /** The names of the app's `secrets`, which a `docker.pullConfig` and a secret volume must name. */
+  readonly secretNames: ReadonlySet<string>;
+  /** A stored record: read without the rules added since it was accepted (`ConvertContext.storedRecord`). */
+  readonly storedRecord: boolean;
+}
+
+/** Marathon's message for a `docker.pullConfig` naming no secret of the app or pod. */
+export const PULL_CONFIG_SECRET_MESSAGE = 'pullConfig.secret must refer to an existing secret';
+
+/** Marathon's message for a `docker.pullConfig` of a `DOCKER` container. */
+export const PULL_CONFIG_DOCKER_MESSAGE = 'pullConfig is not supported with Docker containerizer';
+
 /**
  * An app's `container` (Marathon's `Container`): `type` (`MESOS` or `DOCKER`; see below when not given), `docker`
  * (the image and the Docker settings; its deprecated `network` and `portMappings` are read by the
  * networks and ports converters), `volumes`, `linuxInfo`, and the app's `portMappings` (already
  * normalized by the ports converter). Without a given container, container and bridge networking
- * still need one to hold their port mappings: `{type: MESOS}`. `storedRecord`: a stored definition,
- * read without the persistent volume rules added since (`appVolumesFromWire`).
+ * still need one to hold their port mappings: `{type: MESOS}`. A `docker.pullConfig` follows
+ * Marathon's rules (`AppValidation.dockerDockerContainerValidator`, `mesosDockerContainerValidator`):
+ * only a `MESOS` container has one (the Docker containerizer pulls with `credential`), and its
+ * `secret` names one of the app's secrets; not checked in a stored record (`storedRecord`), which
+ * is read as it was accepted, without these or the volume rules added since (`appVolumesFromWire`).
  */
-export function appContainerFromWire(
-  container: WireObject | undefined, portMappings: readonly PortMapping[], needsOne: boolean, storedRecord = false,
-): AppContainer | undefined {
-  if (container === undefined) return needsOne ? { type: 'MESOS', portMappings } : undefined;
+export function appContainerFromWire(container: WireObject | undefined, scope: AppContainerScope): AppContainer | undefined {
+  const { portMappings } = scope;
+  if (container === undefined) return scope.needsOne ? { type: 'MESOS', portMappings } : undefined;
   const type = container.optionalString('type');
   const knownType = TYPES.find((t) => t === type);
   if (type !== undefined && knownType === undefined) container.fail('type', `type must be one of ${TYPES.join(', ')}`);
-  const docker = dockerOf(container);
-  const volumes = appVolumesFromWire(container, storedRecord);
-  const linuxInfo = linuxInfoFromWire(container);
   // No type: Marathon's RAML default, DOCKER, when the container has `docker` settings; one
   // without them cannot be a Docker container and is a Mesos one (Marathon would refuse it).
   const given = container.has('docker');
+  const effectiveType = knownType ?? (given ? 'DOCKER' : 'MESOS');
+  const docker = dockerOf(container);
+  // Marathon's `dockerDockerContainerValidator`: `container.docker is definedAnd(…)` (a Docker container without an image runs nothing).
+  if (!scope.storedRecord && effectiveType === 'DOCKER' && !given) container.fail('docker', 'not defined');
+  if (!scope.storedRecord && docker?.pullConfig !== undefined) pullConfigRules(container, effectiveType, docker.pullConfig.secret, scope.secretNames);
+  const volumes = appVolumesFromWire(container, { containerType: effectiveType, secretNames: scope.secretNames, storedRecord: scope.storedRecord });
+  const linuxInfo = linuxInfoFromWire(container);
   return {
-    type: knownType ?? (given ? 'DOCKER' : 'MESOS'),
+    type: effectiveType,
     ...(docker === undefined ? {} : { docker }),
     ...(linuxInfo === undefined ? {} : { linuxInfo }),
     ...(volumes === undefined ? {} : { volumes }),
     portMappings,
   };
+}
+
+/** Marathon's `pullConfig` rules, at `/container/docker/pullConfig`. */
+function pullConfigRules(container: WireObject, type: 'MESOS' | 'DOCKER', secret: string, secretNames: ReadonlySet<string>): void {
+  const at = childPointer(container.pathOf('docker'), 'pullConfig');
+  if (type === 'DOCKER') container.sink.add(at, PULL_CONFIG_DOCKER_MESSAGE);
+  else if (!secretNames.has(secret)) container.sink.add(at, PULL_CONFIG_SECRET_MESSAGE);
 }
 
 function dockerOf(container: WireObject): DockerSettings | undefined {

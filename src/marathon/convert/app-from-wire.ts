@@ -4,7 +4,7 @@ import { appPortSlots } from '../../scheduler/model/app-ports';
 import type { GivenExecutorResources, ResourceLimit, ResourceLimits } from '../../scheduler/model/resource-limits';
 import type { UpgradePolicy } from '../../scheduler/model/run-spec';
 import type { Secrets } from '../../scheduler/model/secrets';
-import { isSingleInstance, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/index';
+import { isSingleInstance, scalaDouble, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/index';
 import { appContainerFromWire } from './app-container-from-wire';
 import { appFetchFromWire } from './app-fetch-from-wire';
 import { appHealthChecksFromWire } from './app-health-checks-from-wire';
@@ -19,7 +19,7 @@ import { appFeatureRules } from './feature-rules';
 import { killSelectionFromWire } from './kill-selection-from-wire';
 import { pathIdFromWire } from './path-id';
 import { readinessChecksFromWire } from './readiness-checks-from-wire';
-import { DEFAULT_RESOURCES, exactScalarsOf, milliOf, wireResourcesFrom } from './resources-from-wire';
+import { DEFAULT_RESOURCES, exactScalarsOf, milliOf, wireResourcesFrom, type WireResources } from './resources-from-wire';
 import { resolveRoles } from './role-rules';
 import { stringMapFromWire } from './string-map-from-wire';
 import { APP_UNREACHABLE_DEFAULT, unreachableFromWire } from './unreachable-from-wire';
@@ -58,8 +58,10 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
   const id = pathIdFromWire(app);
   const containerObj = app.child('container');
   const networks = appNetworksFromWire(app, containerObj, ctx);
-  const ports = appPortsFromWire(app, containerObj, networks.mode, networks.discoveryMappings);
-  const container = appContainerFromWire(containerObj, ports.portMappings, networks.mode !== 'host', ctx.storedRecord === true);
+  const ports = appPortsFromWire(app, containerObj, networks.mode, networks.discoveryMappings, ctx.storedRecord === true ? undefined : networks.networks);
+  const container = appContainerFromWire(containerObj, {
+    portMappings: ports.portMappings, needsOne: networks.mode !== 'host', secretNames: secretNamesOf(app), storedRecord: ctx.storedRecord === true,
+  });
   const resident = hasVolume(container, 'persistent');
   const slots = appPortSlots({ networks: networks.networks, portDefinitions: ports.portDefinitions, container });
   const labels = stringMapFromWire(app, 'labels').values;
@@ -67,7 +69,9 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
   const instances = app.number('instances', 1, { min: 0, integer: true });
   const wireResources = wireResourcesFrom(app, DEFAULT_RESOURCES);
   const resources = milliOf(wireResources);
-  const healthChecks = appHealthChecksFromWire(app, slots);
+  // Marathon's rules added after pacer accepted definitions without them: not for stored records.
+  const requestRules = ctx.storedRecord !== true;
+  const healthChecks = appHealthChecksFromWire(app, slots, requestRules ? container?.type === 'DOCKER' : undefined);
   const readinessChecks = readinessChecksFromWire(app, slots);
   const constraints = constraintsFromWire(app, 'constraints');
   const upgrade = upgradeFromWire(app, 'upgradeStrategy', upgradeDefaults(labels, resident || hasVolume(container, 'external')), resident);
@@ -76,10 +80,10 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
   const backoff = backoffOf(app);
   const roles = resolveRoles({ roleHolder: app, acceptedHolder: app, id, resident, noun: 'app', emptyAcceptedIsDefault: false }, ctx);
   const secrets = secretsFromWire(app);
-  const env = stringMapFromWire(app, 'env', { secretRefs: true, declaredSecrets: new Set(Object.keys(secrets)) });
+  const env = stringMapFromWire(app, 'env', { secretRefs: true, declaredSecrets: new Set(Object.keys(secrets)), nonEmptyNames: requestRules });
   const executor = app.string('executor', '');
   const killGraceSeconds = app.optionalNumber('taskKillGracePeriodSeconds', { min: 0 });
-  const fetch = appFetchFromWire(app);
+  const fetch = appFetchFromWire(app, requestRules);
   const spec: AppSpec = {
     kind: 'app',
     id: id ?? '/',
@@ -106,7 +110,7 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
     ...optional('tty', app.optionalBoolean('tty')),
     resources,
     ...optional('exactResources', exactScalarsOf(wireResources)),
-    ...optional('resourceLimits', resourceLimitsFromWire(app)),
+    ...optional('resourceLimits', resourceLimitsFromWire(app, requestRules ? wireResources : undefined)),
     ...optional('executorResources', givenExecutorResources(app)),
     networks: networks.networks,
     portDefinitions: ports.portDefinitions,
@@ -119,10 +123,45 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
     dependencies: app.optionalStrings('dependencies') ?? [],
     ...optional('residency', residencyOf(app, resident)),
   };
+  if (requestRules) appDefinitionRules(app, { container, slots, labels, executor });
   appFeatureRules(app, {
     gpus: resources.gpus, containerType: container?.type, secretCount: Object.keys(secrets).length, envSecretCount: Object.keys(env.secrets).length,
   }, ctx);
   return id === undefined ? undefined : spec;
+}
+
+/** Marathon's executor pattern (`AppDefinition.validBasicAppDefinition`), matched in full: `//cmd`, a path without empty segments, or nothing. */
+const EXECUTOR_PATTERN = '^(//cmd)|(/?[^/]+(/[^/]+)*)|$';
+const EXECUTOR = new RegExp(`^(?:${EXECUTOR_PATTERN})$`);
+
+/** Marathon's message for the DC/OS migration labels (`AppValidation.complyWithMigrationAPI`). */
+export const MIGRATION_API_MESSAGE = 'DCOS_PACKAGE_FRAMEWORK_NAME and DCOS_MIGRATION_API_PATH must be defined when using DCOS_MIGRATION_API_VERSION';
+
+/**
+ * Marathon's rules on the app as a whole that pacer added after accepting apps without them (so
+ * for a definition a client sends, not a stored record), at Marathon's paths: a `check` is not for
+ * a `DOCKER` container (`/`; the Docker executor runs no Mesos check) and its `portIndex` addresses
+ * a port (`/check`); `executor` is `//cmd`, a path without empty segments, or empty (`/executor`);
+ * a `DCOS_MIGRATION_API_VERSION` label is `v1` with `DCOS_PACKAGE_FRAMEWORK_NAME` and
+ * `DCOS_MIGRATION_API_PATH` (`/`).
+ */
+function appDefinitionRules(
+  app: WireObject,
+  facts: { container: AppContainer | undefined; slots: readonly unknown[]; labels: Readonly<Record<string, string>>; executor: string },
+): void {
+  const check = app.child('check');
+  if (check !== undefined && facts.container?.type === 'DOCKER') app.sink.add('', "AppDefinition must not use 'checks' if using docker");
+  for (const kind of ['http', 'tcp']) {
+    const portIndex = check?.child(kind)?.raw.portIndex;
+    if (typeof portIndex === 'number' && portIndex >= facts.slots.length) {
+      app.fail('check', 'check port index must address an element of the ports array or container port mappings.');
+    }
+  }
+  if (!EXECUTOR.test(facts.executor)) app.fail('executor', `must fully match regular expression '${EXECUTOR_PATTERN}'`);
+  const version = facts.labels.DCOS_MIGRATION_API_VERSION;
+  const migrationOk = version === undefined || version === ''
+    || (version === 'v1' && (facts.labels.DCOS_PACKAGE_FRAMEWORK_NAME ?? '') !== '' && (facts.labels.DCOS_MIGRATION_API_PATH ?? '') !== '');
+  if (!migrationOk) app.sink.add('', MIGRATION_API_MESSAGE);
 }
 
 /** `{[key]: value}` when the value is defined, else `{}`: optional fields stay absent, never undefined. */
@@ -164,6 +203,16 @@ function hasVolume(container: AppContainer | undefined, kind: 'persistent' | 'ex
   return container?.volumes?.some((v) => v.kind === kind) === true;
 }
 
+/**
+ * The names `secrets` declares, read before `secrets` itself is (and whatever its entries hold):
+ * what a reference (a `pullConfig`, a secret volume) is checked against, as Marathon's
+ * `secrets.contains(name)` checks it.
+ */
+export function secretNamesOf(holder: WireObject): ReadonlySet<string> {
+  const raw = holder.raw.secrets;
+  return new Set(typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? Object.keys(raw) : []);
+}
+
 /** `secrets`: name → `{source}` (Marathon's `Secrets`). */
 export function secretsFromWire(holder: WireObject): Secrets {
   const obj = holder.child('secrets');
@@ -175,8 +224,13 @@ export function secretsFromWire(holder: WireObject): Secrets {
   return out;
 }
 
-/** `resourceLimits`: `cpus` and `mem`, each a number or `unlimited`. */
-export function resourceLimitsFromWire(holder: WireObject): ResourceLimits | undefined {
+/**
+ * `resourceLimits`: `cpus` and `mem`, each a number or `unlimited`. With `requested` (the
+ * resources asked for, of a definition a client sends), a number below what is asked for is
+ * refused, as Marathon's `AppValidation.validResourceLimits` (for apps and pod containers alike):
+ * a limit below the request is one Mesos cannot apply.
+ */
+export function resourceLimitsFromWire(holder: WireObject, requested?: WireResources): ResourceLimits | undefined {
   const limits = holder.child('resourceLimits');
   if (limits === undefined) return undefined;
   const out: { cpus?: ResourceLimit; mem?: ResourceLimit } = {};
@@ -186,6 +240,11 @@ export function resourceLimitsFromWire(holder: WireObject): ResourceLimits | und
     else if (raw !== undefined && raw !== null) {
       const value = limits.optionalNumber(key, { min: 0 });
       if (value !== undefined) out[key] = value;
+      // The request as written (Marathon compares its doubles), not the core's thousandths.
+      const asked = requested?.[key];
+      if (value !== undefined && asked !== undefined && value < asked) {
+        limits.fail(key, `resource limit must be greater than or equal to requested resource (${scalaDouble(asked)})`);
+      }
     }
   }
   return out;

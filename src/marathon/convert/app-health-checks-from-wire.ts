@@ -14,12 +14,12 @@ export const ONE_AGENT_CHECK_MESSAGE = 'AppDefinition can contain at most one Me
 /**
  * Converts `app.healthChecks` (absent → none). Besides each check's own rules: agent-run and
  * scheduler-run checks cannot be mixed (reported at `/healthChecks`), and an app has at most one
- * agent-run check (reported at `/`, as Marathon does).
+ * agent-run check (reported at `/`, as Marathon does). `dockerContainer`: see `healthCheckFromWire`.
  */
-export function appHealthChecksFromWire(app: WireObject, slots: readonly AppPortSlot[]): HealthCheckSpec[] {
+export function appHealthChecksFromWire(app: WireObject, slots: readonly AppPortSlot[], dockerContainer?: boolean): HealthCheckSpec[] {
   const list = app.array('healthChecks') ?? [];
   const base = app.pathOf('healthChecks');
-  const converted = list.map((item, i) => healthCheckFromWire(item, childPointer(base, i), app.sink, slots));
+  const converted = list.map((item, i) => healthCheckFromWire(item, childPointer(base, i), app.sink, slots, dockerContainer));
   const protocols = converted.flatMap((c) => (c.protocol === undefined ? [] : [c.protocol]));
   const agentRun = protocols.filter((p) => !isSchedulerRun(p)).length;
   if (agentRun > 0 && agentRun < protocols.length) app.fail('healthChecks', MIXED_CHECKS_MESSAGE);

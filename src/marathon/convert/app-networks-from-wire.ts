@@ -2,7 +2,7 @@ import type { Network, NetworkMode } from '../../scheduler/model/networks';
 import type { ConvertContext } from './convert-context';
 import { childPointer } from './json-pointer';
 import { labelsFromWire } from './string-map-from-wire';
-import { WireObject } from './wire-object';
+import { isRecord, WireObject } from './wire-object';
 
 /** How an app's tasks are networked. */
 export type AppNetworkMode = NetworkMode;
@@ -65,6 +65,7 @@ export function appNetworksFromWire(app: WireObject, container: WireObject | und
   const modes = parsed.map((p) => p.mode);
   const exclusive = modes.some((m) => m !== 'container');
   if (exclusive && modes.length > 1) app.fail('networks', NETWORK_MIX_MESSAGE);
+  if (ctx.storedRecord !== true) networkListRules(app, list, container);
   const mode = modes.includes('host') ? 'host' : modes.includes('container/bridge') ? 'container/bridge' : 'container';
   return { mode, networks: parsed.map((p) => p.network) };
 }
@@ -144,6 +145,33 @@ function discoveryMappingsOf(ipAddress: WireObject, container: WireObject | unde
     };
   });
   return { list, path: base };
+}
+
+/** Marathon's messages for a list of networks (`NetworkValidation.ramlNetworksValidator`, `AppValidationMessages`). */
+export const HOST_NETWORK_NAME_MESSAGE = 'Host networks may not have names or labels';
+export const BRIDGE_NETWORK_NAME_MESSAGE = 'Bridge networks may not have names';
+export const DUPLICATE_NETWORKS_MESSAGE = 'Duplicate networks are not allowed';
+export const DOCKER_ONE_NETWORK_MESSAGE = 'may only specify a single container network when using the Docker container engine';
+
+/**
+ * Marathon's rules for the networks given (`NetworkValidation.ramlNetworksValidator` at
+ * `/networks`, `AppValidation.complyWithDockerNetworkingRules` at `/`): a host network has no name
+ * or labels, a bridge network no name, no name is given twice (nor two container networks left
+ * without one, which would both take the default name), and a `DOCKER` container joins at most one
+ * container network (the Docker containerizer cannot join more). For a definition a client sends.
+ */
+function networkListRules(app: WireObject, list: readonly unknown[], container: WireObject | undefined): void {
+  const given = list.filter(isRecord);
+  const modeOf = (n: Readonly<Record<string, unknown>>): unknown => n.mode ?? 'container';
+  const named = (n: Readonly<Record<string, unknown>>): boolean => typeof n.name === 'string' && n.name !== '';
+  const hasLabels = (n: Readonly<Record<string, unknown>>): boolean => isRecord(n.labels) && Object.keys(n.labels).length > 0;
+  if (given.some((n) => modeOf(n) === 'host' && (named(n) || hasLabels(n)))) app.fail('networks', HOST_NETWORK_NAME_MESSAGE);
+  if (given.some((n) => modeOf(n) === 'container/bridge' && named(n))) app.fail('networks', BRIDGE_NETWORK_NAME_MESSAGE);
+  const names = given.flatMap((n) => (typeof n.name === 'string' ? [n.name] : []));
+  const unnamedContainers = given.filter((n) => modeOf(n) === 'container' && (n.name === undefined || n.name === null)).length;
+  if (new Set(names).size !== names.length || unnamedContainers > 1) app.fail('networks', DUPLICATE_NETWORKS_MESSAGE);
+  const type = container === undefined ? undefined : container.raw.type ?? (container.has('docker') ? 'DOCKER' : 'MESOS');
+  if (type === 'DOCKER' && given.filter((n) => modeOf(n) === 'container').length > 1) app.sink.add('', DOCKER_ONE_NETWORK_MESSAGE);
 }
 
 function legacyDockerNetwork(container: WireObject | undefined, canonicalGiven: boolean): AppNetworkMode | undefined {

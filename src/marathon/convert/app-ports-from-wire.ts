@@ -1,3 +1,4 @@
+import type { Network } from '../../scheduler/model/networks';
 import type { PortDefinition, PortMapping } from '../../scheduler/model/ports';
 import type { AppNetworkMode, ConvertedNetworks } from './app-networks-from-wire';
 import { childPointer } from './json-pointer';
@@ -30,13 +31,42 @@ const PORT_MAPPINGS_DEFAULT: readonly unknown[] = [{ containerPort: 0, name: 'de
  * Container networking: `container.portMappings` (or the deprecated `container.docker.portMappings`
  * or `ipAddress.discovery.ports`, `discovery`; none → one mapping named `default`); a mapping with a `hostPort` needs that host port (0 = any),
  * one without needs none — except on `container/bridge`, where a missing `hostPort` means 0, as in
- * Marathon. `portDefinitions`/`ports` are rejected and `requirePorts` is forced to false.
+ * Marathon. `portDefinitions`/`ports` are rejected and `requirePorts` is forced to false. With
+ * `networks` (a definition a client sends), the mappings follow Marathon's rules (`portMappingRules`).
  */
 export function appPortsFromWire(
   app: WireObject, container: WireObject | undefined, mode: AppNetworkMode, discovery?: ConvertedNetworks['discoveryMappings'],
+  networks?: readonly Network[],
 ): ConvertedPorts {
   const requirePorts = app.boolean('requirePorts', false);
-  return mode === 'host' ? hostPorts(app, container, requirePorts) : mappedPorts(app, container, mode, discovery);
+  return mode === 'host' ? hostPorts(app, container, requirePorts) : mappedPorts(app, container, mode, discovery, networks);
+}
+
+/** Marathon's message for a host port on one of several container networks (`AppValidationMessages`). */
+export const NETWORK_NAME_REQUIRED_MESSAGE =
+  'networkNames must be a single item list when hostPort is specified and more than 1 container network is defined';
+
+/**
+ * Marathon's rules for port mappings (`AppValidation.portMappingsValidator`), given `networks`
+ * (a definition a client sends; left out for a stored record): no name twice (at the list), every
+ * `networkNames` entry names one of the networks (at the entry: a mapping on no network of the
+ * app is published nowhere), and with more than one container network a mapping with a `hostPort`
+ * names exactly one (at the mapping: which network's address the host port forwards to).
+ */
+function portMappingRules(app: WireObject, base: string, list: readonly unknown[], mappings: readonly PortMapping[], networks: readonly Network[]): void {
+  const names = mappings.flatMap((m) => (m.name === undefined ? [] : [m.name]));
+  if (new Set(names).size !== names.length) app.sink.add(base, 'Port names must be unique.');
+  const networkNames = networks.flatMap((n) => (n.name === undefined ? [] : [n.name]));
+  const containerNetworks = networks.filter((n) => n.mode === 'container').length;
+  mappings.forEach((m, i) => {
+    const at = childPointer(base, i);
+    m.networkNames.forEach((name, j) => {
+      if (!networkNames.includes(name)) app.sink.add(childPointer(childPointer(at, 'networkNames'), j), `is not one of (${networkNames.join(',')})`);
+    });
+    const raw = list[i];
+    const hostPortGiven = typeof raw === 'object' && raw !== null && (raw as { hostPort?: unknown }).hostPort !== undefined && (raw as { hostPort?: unknown }).hostPort !== null;
+    if (containerNetworks > 1 && hostPortGiven && m.networkNames.length !== 1) app.sink.add(at, NETWORK_NAME_REQUIRED_MESSAGE);
+  });
 }
 
 function hostPorts(app: WireObject, container: WireObject | undefined, requirePorts: boolean): ConvertedPorts {
@@ -50,6 +80,7 @@ function hostPorts(app: WireObject, container: WireObject | undefined, requirePo
 
 function mappedPorts(
   app: WireObject, container: WireObject | undefined, mode: AppNetworkMode, discovery: ConvertedNetworks['discoveryMappings'],
+  networks: readonly Network[] | undefined,
 ): ConvertedPorts {
   for (const key of ['portDefinitions', 'ports']) {
     if ((app.array(key) ?? []).length > 0) app.fail(key, 'portDefinitions are only allowed with host-networking');
@@ -59,6 +90,7 @@ function mappedPorts(
   const list = given?.list ?? PORT_MAPPINGS_DEFAULT;
   const base = given?.path ?? '/container/portMappings';
   const portMappings = list.map((item, i) => portMappingFromWire(item, childPointer(base, i), app, mode));
+  if (networks !== undefined && given !== undefined) portMappingRules(app, base, list, portMappings, networks);
   const hostPorts = portMappings.flatMap((m) => (m.hostPort === undefined ? [] : [m.hostPort]));
   return { hostPorts, requirePorts: false, portDefinitions: [], portMappings };
 }

@@ -27,20 +27,33 @@ export interface ConvertedHealthCheck {
  * is accepted in any case; the spec's `AGENT_*` names become Marathon's `MESOS_*`. Port-based checks
  * without `port` or `portIndex` get `portIndex` 0; an index must address one of `slots`. HTTP kinds
  * get `path` `/`; `HTTP`/`HTTPS` get `ignoreHttp1xx` false; `COMMAND` needs `command.value`.
+ * `dockerContainer` (given for a definition a client sends, not a stored record): whether the app
+ * runs in a `DOCKER` container, the only place Marathon lets an `IPv6` check be (a `MESOS_*` one).
  */
 export function healthCheckFromWire(
   item: unknown,
   path: string,
   sink: ErrorSink,
   slots: readonly AppPortSlot[],
+  dockerContainer?: boolean,
 ): ConvertedHealthCheck {
   const check = WireObject.of(item, path, sink);
   if (check === undefined) return {};
   const protocol = protocolOf(check);
   const timing = healthCheckTimingFromWire(check, APP_CHECK_TIMING);
   if (protocol === undefined) return {};
-  return { protocol, spec: specOf(check, protocol, timing, slots) };
+  const spec = specOf(check, protocol, timing, slots);
+  if (dockerContainer !== undefined && spec?.ipProtocol === 'IPv6' && !(dockerContainer && IPV6_PROTOCOLS.includes(protocol))) {
+    check.fail(undefined, IPV6_MESSAGE);
+  }
+  return { protocol, spec };
 }
+
+/** The checks that can probe over IPv6: the agent's, of a Docker container (Marathon's `complyWithIpProtocolRules`). */
+const IPV6_PROTOCOLS: readonly HealthCheckProtocol[] = ['MESOS_HTTP', 'MESOS_HTTPS', 'MESOS_TCP'];
+
+/** Marathon's message for `ipProtocol: IPv6` elsewhere (`AppValidationMessages.HealthCheckIpProtocolLimitation`). */
+export const IPV6_MESSAGE = 'IPv6 can only be used for container type DOCKER and Mesos http/https/tcp health checks';
 
 function specOf(
   check: WireObject,

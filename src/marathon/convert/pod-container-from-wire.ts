@@ -1,4 +1,6 @@
+import type { Network } from '../../scheduler/model/networks';
 import type { PodContainer, PodExec, PodImage } from '../../scheduler/model/pod';
+import { PULL_CONFIG_SECRET_MESSAGE } from './app-container-from-wire';
 import { artifactsFromWire } from './artifacts-from-wire';
 import { resourceLimitsFromWire } from './app-from-wire';
 import { mesosCommandFromWire, podCheckFromWire } from './checks-from-wire';
@@ -16,8 +18,12 @@ import { WireObject } from './wire-object';
 export interface PodScope {
   readonly volumeNames: ReadonlySet<string>;
   readonly networkMode: 'host' | 'container';
-  /** The pod's `secrets` names: what a container's environment may reference. */
+  /** The pod's `secrets` names: what a container's environment and image `pullConfig` may reference. */
   readonly secretNames: ReadonlySet<string>;
+  /** A stored record: read without the rules added since it was accepted (`ConvertContext.storedRecord`). */
+  readonly storedRecord: boolean;
+  /** The pod's networks, which endpoints name. */
+  readonly networks: readonly Network[];
 }
 
 /** A converted pod container, with its endpoints' pointers (for pod-wide checks). */
@@ -46,17 +52,17 @@ export function podContainerFromWire(
   const wireResources = wireResourcesFrom(c.child('resources'), DEFAULT_RESOURCES);
   const exactResources = exactScalarsOf(wireResources);
   const exec = execOf(c);
-  const endpoints = podEndpointsFromWire(c, scope.networkMode);
-  const healthCheck = podHealthCheckFromWire(c, endpoints.map((e) => e.endpoint));
+  const endpoints = podEndpointsFromWire(c, scope.networkMode, scope.storedRecord ? undefined : scope.networks);
+  const healthCheck = podHealthCheckFromWire(c, endpoints.map((e) => e.endpoint), !scope.storedRecord);
   const env = stringMapFromWire(c, 'environment', { secretRefs: true, capitalizedNames: true, declaredSecrets: scope.secretNames });
   const labels = labelsFromWire(c);
   const killGraceSeconds = c.child('lifecycle')?.optionalNumber('killGracePeriodSeconds', { min: 0 });
   const volumeMounts = volumeMountsFromWire(c, scope.volumeNames);
-  const image = imageOf(c);
+  const image = imageOf(c, scope);
   const user = c.optionalString('user');
   const artifacts = artifactsFromWire(c, 'artifacts');
   const check = podCheckFromWire(c);
-  const resourceLimits = resourceLimitsFromWire(c);
+  const resourceLimits = resourceLimitsFromWire(c, scope.storedRecord ? undefined : wireResources);
   const linuxInfo = linuxInfoFromWire(c);
   const tty = c.optionalBoolean('tty');
   if (name === undefined) return undefined;
@@ -92,7 +98,7 @@ function execOf(c: WireObject): PodExec | undefined {
   return { command, ...(overrideEntrypoint === undefined ? {} : { overrideEntrypoint }) };
 }
 
-function imageOf(c: WireObject): PodImage | undefined {
+function imageOf(c: WireObject, scope: PodScope): PodImage | undefined {
   const image = c.child('image');
   if (image === undefined) return undefined;
   const kind = image.requiredString('kind');
@@ -101,6 +107,10 @@ function imageOf(c: WireObject): PodImage | undefined {
   const id = image.requiredString('id');
   const forcePull = image.boolean('forcePull', false);
   const pullSecret = image.child('pullConfig')?.requiredString('secret');
+  // Marathon's `PodsValidation.imageValidator` (a DOCKER image's only rule besides the feature).
+  if (!scope.storedRecord && knownKind === 'DOCKER' && pullSecret !== undefined && !scope.secretNames.has(pullSecret)) {
+    image.fail('pullConfig', PULL_CONFIG_SECRET_MESSAGE);
+  }
   const labels = labelsFromWire(image);
   if (knownKind === undefined || id === undefined) return undefined;
   return { kind: knownKind, id, forcePull, ...(pullSecret === undefined ? {} : { pullConfig: { secret: pullSecret } }), labels };

@@ -1,5 +1,6 @@
-import type { PodSpec } from '../../scheduler/model/pod';
-import { secretsFromWire } from './app-from-wire';
+import type { PodContainer, PodSpec } from '../../scheduler/model/pod';
+import type { PodVolume } from '../../scheduler/model/volumes';
+import { secretNamesOf, secretsFromWire } from './app-from-wire';
 import type { ConvertContext } from './convert-context';
 import type { ConvertResult } from './convert-result';
 import { ErrorSink } from './error-sink';
@@ -36,12 +37,13 @@ export function podFromWire(json: unknown, ctx: ConvertContext): ConvertResult<P
 function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
   // Read in the order problems have always been reported in.
   const id = pathIdFromWire(pod);
-  const volumes = podVolumesFromWire(pod);
+  const storedRecord = ctx.storedRecord === true;
+  const volumes = podVolumesFromWire(pod, secretNamesOf(pod), storedRecord);
   const networks = podNetworksFromWire(pod, ctx);
   const secrets = secretsFromWire(pod);
   const secretNames: ReadonlySet<string> = new Set(Object.keys(secrets));
   const env = stringMapFromWire(pod, 'environment', { secretRefs: true, capitalizedNames: true, declaredSecrets: secretNames });
-  const scope: PodScope = { volumeNames: volumes.names, networkMode: networks.mode, secretNames };
+  const scope: PodScope = { volumeNames: volumes.names, networkMode: networks.mode, secretNames, storedRecord, networks: networks.networks };
   const scheduling = podSchedulingFromWire(pod, volumes.resident);
   const placement = pod.child('scheduling')?.child('placement');
   const labels = labelsFromWire(pod);
@@ -53,6 +55,7 @@ function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
     roleHolder: pod, acceptedHolder: placement, id, resident: volumes.resident, noun: 'pod', emptyAcceptedIsDefault: true,
   }, ctx);
   const user = pod.optionalString('user');
+  if (!storedRecord) podRules(pod, containers.map((c) => c.spec), volumes.volumes, user);
   const linuxInfo = linuxInfoFromWire(pod);
   const legacySharedCgroups = pod.optionalBoolean('legacySharedCgroups');
   const spec: PodSpec = {
@@ -109,6 +112,32 @@ function checkEndpointNames(pod: WireObject, containers: readonly ConvertedPodCo
     if (seen.has(e.endpoint.name)) pod.sink.add(e.namePath, 'endpoint names must be unique across all containers of a pod');
     seen.add(e.endpoint.name);
   }
+}
+
+/** Marathon's pod-wide messages (`PodsValidationMessages`). */
+export const CONTAINER_PORTS_UNIQUE_MESSAGE = 'container ports must be unique across all containers';
+export const HOST_PORTS_UNIQUE_MESSAGE = 'host ports must be unique across all containers';
+export const UNREFERENCED_VOLUME_MESSAGE = 'volume must be referenced by at least one container';
+
+/**
+ * Marathon's pod-wide rules pacer added after accepting pods without them (so for a pod a client
+ * sends, not a stored record), at Marathon's paths: non-zero container ports and host ports unique
+ * across all containers (`/`; two endpoints asking for one host port could never be placed), every
+ * volume mounted by some container (`/volumes/i`), `user` not empty.
+ */
+function podRules(pod: WireObject, containers: readonly PodContainer[], volumes: readonly PodVolume[], user: string | undefined): void {
+  const endpoints = containers.flatMap((c) => c.endpoints);
+  const containerPorts = endpoints.flatMap((e) => (e.containerPort === undefined || e.containerPort === 0 ? [] : [e.containerPort]));
+  if (new Set(containerPorts).size !== containerPorts.length) pod.sink.add('', CONTAINER_PORTS_UNIQUE_MESSAGE);
+  const hostPorts = endpoints.flatMap((e) => (e.hostPort === undefined || e.hostPort === 0 ? [] : [e.hostPort]));
+  if (new Set(hostPorts).size !== hostPorts.length) pod.sink.add('', HOST_PORTS_UNIQUE_MESSAGE);
+  const mounted = new Set(containers.flatMap((c) => c.volumeMounts.map((m) => m.name)));
+  const raw = pod.array('volumes') ?? [];
+  for (const v of volumes) {
+    const i = raw.findIndex((r) => typeof r === 'object' && r !== null && (r as { name?: unknown }).name === v.name);
+    if (!mounted.has(v.name)) pod.sink.add(childPointer(pod.pathOf('volumes'), i), UNREFERENCED_VOLUME_MESSAGE);
+  }
+  if (user === '') pod.fail('user', 'must not be empty');
 }
 
 function scalingOf(pod: WireObject): { instances: number; maxInstances?: number } {

@@ -13,13 +13,19 @@ type KindSpec = Pick<HealthCheckSpec, 'protocol'> & Partial<Pick<HealthCheckSpec
  * `MESOS_HTTPS` when `scheme` is `HTTPS`; `path` defaults to `/`, `scheme` to `HTTP`), `tcp`
  * (→ `MESOS_TCP`) or `exec` (→ `COMMAND`, `command.shell`). `http`/`tcp` name an endpoint of the
  * same container. Defaults: grace 300 s, interval 60 s, timeout 20 s, 3 failures, delay 2 s.
- * Undefined when the container has none (or it is not valid).
+ * Undefined when the container has none (or it is not valid). With `requestRules` (a definition a
+ * client sends) `timeoutSeconds` is below `intervalSeconds`, as Marathon's `PodsValidation`
+ * checks it (accord's `got 20, expected less than 10`): a probe longer than its interval overlaps
+ * the next.
  */
-export function podHealthCheckFromWire(container: WireObject, endpoints: readonly PodEndpoint[]): HealthCheckSpec | undefined {
+export function podHealthCheckFromWire(container: WireObject, endpoints: readonly PodEndpoint[], requestRules = false): HealthCheckSpec | undefined {
   const check = container.child('healthCheck');
   if (check === undefined) return undefined;
   const kinds = KINDS.filter((k) => check.has(k));
   const timing = healthCheckTimingFromWire(check, POD_CHECK_TIMING);
+  if (requestRules && timing.timeoutSeconds >= timing.intervalSeconds) {
+    check.fail('timeoutSeconds', `got ${timing.timeoutSeconds}, expected less than ${timing.intervalSeconds}`);
+  }
   if (kinds.length !== 1) {
     check.fail(undefined, 'a health check must specify exactly one of http, tcp or exec');
     return undefined;

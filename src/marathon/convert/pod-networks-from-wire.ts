@@ -1,9 +1,9 @@
 import type { Network } from '../../scheduler/model/networks';
-import { NETWORK_NAME_MESSAGE } from './app-networks-from-wire';
+import { DUPLICATE_NETWORKS_MESSAGE, HOST_NETWORK_NAME_MESSAGE, NETWORK_NAME_MESSAGE } from './app-networks-from-wire';
 import type { ConvertContext } from './convert-context';
 import { childPointer } from './json-pointer';
 import { labelsFromWire } from './string-map-from-wire';
-import { WireObject } from './wire-object';
+import { isRecord, WireObject } from './wire-object';
 
 /** A pod's networking: the mode and the normalized networks. */
 export interface ConvertedPodNetworks {
@@ -26,6 +26,15 @@ export function podNetworksFromWire(pod: WireObject, ctx: ConvertContext): Conve
   const parsed = list.map((item, i) => networkFromWire(item, childPointer(pod.pathOf('networks'), i), pod, ctx));
   const host = parsed.some((n) => n.mode === 'host');
   if (host && parsed.length > 1) pod.fail('networks', 'a host network must be the only network of a pod');
+  // Marathon's `ramlNetworksValidator` (for a pod a client sends): no network twice, a host one without name or labels.
+  if (ctx.storedRecord !== true) {
+    const given = list.filter(isRecord);
+    const names = given.flatMap((n) => (typeof n.name === 'string' ? [n.name] : []));
+    const unnamed = given.filter((n) => (n.mode ?? 'container') === 'container' && (n.name === undefined || n.name === null)).length;
+    if (new Set(names).size !== names.length || unnamed > 1) pod.fail('networks', DUPLICATE_NETWORKS_MESSAGE);
+    const hostNamed = given.some((n) => n.mode === 'host' && ((typeof n.name === 'string' && n.name !== '') || (isRecord(n.labels) && Object.keys(n.labels).length > 0)));
+    if (hostNamed) pod.fail('networks', HOST_NETWORK_NAME_MESSAGE);
+  }
   return { mode: host ? 'host' : 'container', networks: parsed.map((n) => n.network) };
 }
 

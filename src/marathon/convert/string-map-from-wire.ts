@@ -20,6 +20,11 @@ export interface StringMapRules {
   readonly declaredSecrets?: ReadonlySet<string>;
   /** Names must be capitalized: upper-case letters, digits and `_`, not starting with a digit. */
   readonly capitalizedNames?: boolean;
+  /**
+   * Names must not be empty (an app's `env`, Marathon's `EnvVarValidation.validEnvVar`; reported at
+   * `<map>/keys(i)` as Marathon's accord does): no process takes a variable without a name.
+   */
+  readonly nonEmptyNames?: boolean;
 }
 
 const CAPITALIZED = /^[A-Z_][A-Z0-9_]*$/;
@@ -37,6 +42,9 @@ export function stringMapFromWire(holder: WireObject | undefined, key: string, r
   const values: Record<string, string> = {};
   const secrets: Record<string, string> = {};
   if (obj === undefined) return { values, secrets };
+  Object.keys(obj.raw).forEach((name, i) => {
+    if (rules.nonEmptyNames === true && name === '') obj.sink.add(childPointer(childPointer(obj.path, 'keys'), i), 'must not be empty');
+  });
   for (const [name, value] of Object.entries(obj.raw)) {
     const path = childPointer(obj.path, name);
     if (rules.capitalizedNames === true && !CAPITALIZED.test(name)) obj.sink.add(path, ENV_NAME_MESSAGE);

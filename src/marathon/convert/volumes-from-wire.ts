@@ -1,6 +1,8 @@
 import type {
   AppVolume, ExternalVolumeInfo, PersistentVolumeInfo, PodVolume, ReadMode, VolumeMount,
 } from '../../scheduler/model/volumes';
+import { externalVolumeRules, VOLUME_NAMES_UNIQUE_MESSAGE } from './external-volume-rules';
+import { POD_SECRET_VOLUMES_PATH } from './feature-rules';
 import { childPointer } from './json-pointer';
 import { podNameFromWire } from './pod-name';
 import { labelsFromWire } from './string-map-from-wire';
@@ -12,39 +14,62 @@ export const APP_VOLUME_KIND_MESSAGE =
 
 const PERSISTENT_TYPES = ['root', 'path', 'mount'] as const;
 
+/** What the rules of an app's volumes need to know besides the volumes. */
+export interface AppVolumeScope {
+  /** The container's type, as the container converter decided it. */
+  readonly containerType: 'MESOS' | 'DOCKER';
+  /** The names of the app's `secrets`, which a secret volume must name. */
+  readonly secretNames: ReadonlySet<string>;
+  /** A stored record: the rules pacer added after accepting such definitions are not applied. */
+  readonly storedRecord: boolean;
+}
+
+/** Marathon's message for a secret volume naming no secret of the app or pod. */
+export const SECRET_VOLUME_MESSAGE = 'volume.secret must refer to an existing secret';
+
 /**
  * Reads an app's `container.volumes` (Marathon's `AppVolume`): each has a `containerPath` and is a
  * persistent volume (`persistent`), an external one (`external`), a secret (`secret`) or a host
  * path (`hostPath`); `mode` `RO` or `RW` when given. Undefined when absent. A persistent volume
- * follows Marathon's rules (below), except in a stored record (`storedRecord`): pacer accepted
- * any before these rules, and such a record still loads (the local cluster does not link a volume at
- * a path that is not inside the sandbox, `mountVolumes`).
+ * follows Marathon's rules (below), an external one Marathon's provider rules
+ * (`external-volume-rules.ts`), a secret volume names one of the app's secrets, and no two
+ * external volumes share a `name` (at `/container/volumes`) — except in a stored record
+ * (`storedRecord`): pacer accepted any before these rules, and such a record still loads (the local
+ * cluster does not link a volume at a path that is not inside the sandbox, `mountVolumes`).
  */
-export function appVolumesFromWire(container: WireObject, storedRecord = false): AppVolume[] | undefined {
+export function appVolumesFromWire(container: WireObject, scope: AppVolumeScope): AppVolume[] | undefined {
   const list = container.array('volumes');
   if (list === undefined) return undefined;
-  return list.flatMap((item, i) => {
+  const volumes = list.flatMap((item, i) => {
     const v = WireObject.of(item, childPointer(container.pathOf('volumes'), i), container.sink);
-    const volume = v === undefined ? undefined : appVolumeOf(v, storedRecord);
+    const volume = v === undefined ? undefined : appVolumeOf(v, scope);
     return volume === undefined ? [] : [volume];
   });
+  if (!scope.storedRecord) {
+    const names = volumes.flatMap((v) => (v.kind === 'external' && v.external.name !== undefined ? [v.external.name] : []));
+    if (new Set(names).size !== names.length) container.fail('volumes', VOLUME_NAMES_UNIQUE_MESSAGE);
+  }
+  return volumes;
 }
 
-function appVolumeOf(v: WireObject, storedRecord: boolean): AppVolume | undefined {
+function appVolumeOf(v: WireObject, scope: AppVolumeScope): AppVolume | undefined {
   const containerPath = v.requiredString('containerPath');
   const mode = readModeOf(v);
   const withMode = mode === undefined ? {} : { mode };
+  const rules = !scope.storedRecord;
   if (v.has('persistent')) {
     const persistent = persistentOf(v);
-    if (!storedRecord) persistentVolumeRules(v, containerPath, mode, persistent);
+    if (rules) persistentVolumeRules(v, containerPath, mode, persistent);
     return containerPath === undefined || persistent === undefined ? undefined : { kind: 'persistent', containerPath, persistent, ...withMode };
   }
   if (v.has('external')) {
     const external = externalOf(v);
+    if (rules) externalVolumeRules(v, scope.containerType, mode);
     return containerPath === undefined || external === undefined ? undefined : { kind: 'external', containerPath, external, ...withMode };
   }
   if (v.has('secret')) {
     const secret = v.optionalString('secret');
+    if (rules && secret !== undefined && !scope.secretNames.has(secret)) v.fail(undefined, SECRET_VOLUME_MESSAGE);
     return containerPath === undefined || secret === undefined ? undefined : { kind: 'secret', containerPath, secret };
   }
   if (!v.has('hostPath')) {
@@ -157,10 +182,12 @@ export interface ConvertedPodVolumes {
 
 /**
  * Reads `pod.volumes` (spec 2.1.1): each has a unique `name`, and is a host volume (`host`), a
- * persistent volume (`persistent`), a secret (`secret`), or else an ephemeral directory shared by
- * the containers.
+ * persistent volume (`persistent`), a secret (`secret`) or else an ephemeral directory shared by
+ * the containers. A secret volume names one of the pod's `secrets` (`secretNames`), reported as
+ * Marathon's `PodsValidation` does (`podSecretVolumes(pod) is empty or every(…)`), except in a
+ * stored record (`storedRecord`), read as it was accepted.
  */
-export function podVolumesFromWire(pod: WireObject): ConvertedPodVolumes {
+export function podVolumesFromWire(pod: WireObject, secretNames: ReadonlySet<string>, storedRecord: boolean): ConvertedPodVolumes {
   const list = pod.array('volumes') ?? [];
   const names = new Set<string>();
   const volumes: PodVolume[] = [];
@@ -173,7 +200,21 @@ export function podVolumesFromWire(pod: WireObject): ConvertedPodVolumes {
     const converted = name === undefined ? undefined : podVolumeOf(volume, name);
     if (converted !== undefined) volumes.push(converted);
   });
+  if (!storedRecord) podSecretVolumeRules(pod, volumes, secretNames);
   return { volumes, names, resident: volumes.some((v) => v.kind === 'persistent') };
+}
+
+/**
+ * Marathon's rule for a pod's secret volumes, at its paths: the text accord makes of
+ * `podSecretVolumes(pod)` (as the feature rule's, `feature-rules.ts`), `(i)` the position among
+ * the secret volumes, and `must be empty` beside it, the other half of Marathon's `is empty or`.
+ */
+function podSecretVolumeRules(pod: WireObject, volumes: readonly PodVolume[], secretNames: ReadonlySet<string>): void {
+  const secretVolumes = volumes.flatMap((v) => (v.kind === 'secret' ? [v] : []));
+  const missing = secretVolumes.flatMap((v, i) => (secretNames.has(v.secret) ? [] : [i]));
+  if (missing.length === 0) return;
+  pod.sink.add(POD_SECRET_VOLUMES_PATH, 'must be empty');
+  for (const i of missing) pod.sink.add(childPointer(childPointer(POD_SECRET_VOLUMES_PATH, i), 'secret'), SECRET_VOLUME_MESSAGE);
 }
 
 function podVolumeOf(v: WireObject, name: string): PodVolume | undefined {

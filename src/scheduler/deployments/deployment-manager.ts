@@ -16,6 +16,7 @@ import { WHOLE_ROOT_GROUP_ID } from '../groups/changed-group-id';
 import { versionAfter } from '../groups/version-after';
 import { validateRole } from '../groups/role-rules';
 import { sameConfig } from '../model/same-config';
+import { dvdiVolumeViolations } from '../groups/dvdi-volume-rules';
 import { singleInstanceViolations } from '../groups/single-instance';
 import { floorLabelViolations } from '../health/unhealthy-kill-floor';
 import { assignServicePorts } from '../groups/service-ports';
@@ -438,11 +439,12 @@ function revertedRoot(ctx: DeploymentContext, d: Deployment): Group {
  * Rules every run spec a root change touches must keep, whichever command made the change
  * (create, update, scale, group write): Marathon validates the whole new root the same way
  * (`GroupManagerImpl.updateRoot` → `RootGroup.validRootGroup`). Today: the single-instance rules,
- * and pacer's `PACER_UNHEALTHY_KILL_FLOOR` label (a share from 0 to 1).
+ * an app's DVDI volume rules (groups/dvdi-volume-rules.ts) and pacer's `PACER_UNHEALTHY_KILL_FLOOR`
+ * label (a share from 0 to 1).
  */
 function runSpecViolations(target: Group, runSpecId: string): ValidationDetail[] {
   const spec = findRunSpec(target, runSpecId);
-  return spec === undefined ? [] : [...singleInstanceViolations(spec), ...floorLabelViolations(spec)];
+  return spec === undefined ? [] : [...singleInstanceViolations(spec), ...dvdiVolumeViolations(target, spec), ...floorLabelViolations(spec)];
 }
 
 /**

@@ -37,6 +37,6 @@ export function singleInstanceViolations(spec: RunSpec): ValidationDetail[] {
 }
 
 /** A number as Scala prints a Double (`1` → `1.0`, `0.5` → `0.5`), as Marathon's messages show it. */
-function scalaDouble(n: number): string {
+export function scalaDouble(n: number): string {
   return Number.isInteger(n) ? n.toFixed(1) : String(n);
 }

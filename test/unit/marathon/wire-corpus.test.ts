@@ -40,7 +40,14 @@ import { appDefaults, withWrittenDefaults } from './fixtures/written-defaults';
  *    `extract`, `executable` and `cache` (true, false, false), a persistent volume's `type`
  *    (`root`), an app's `executorResources` fields (0.1, 32, 10);
  * 8. the deprecated `ipAddress` is translated into networks (fact 116), no longer refused as
- *    unsupported: accepted, or refused (at `/ipAddress` still) for being given with `networks`.
+ *    unsupported: accepted, or refused (at `/ipAddress` still) for being given with `networks`;
+ * 9. what a definition names follows Marathon's rules (reference-rules.test.ts): a `pullConfig` or
+ *    secret volume names a declared secret, and an external volume its provider's rules (a DVDI
+ *    one without `options["dvdi/driver"]` is refused: `not defined`);
+ * 10. Marathon's other rules compared one by one (marathon-rules.test.ts): among them a pod
+ *    health check's `timeoutSeconds` below its `intervalSeconds` (the fuzzer's pods give an
+ *    interval and leave the timeout at 20: `got 20, expected less than 5`) and every pod volume
+ *    mounted by a container.
  */
 
 const corpus = wireCorpus();
@@ -101,8 +108,22 @@ function wasRefusedForIpAddressOnly(e: CorpusEntry): boolean {
 /** Difference 4: messages a definition Marathon refuses now gets where it was accepted. */
 function isDeliberateNewError(d: ConvertError): boolean {
   return d.errors.every((m) => m === APP_VOLUME_KIND_MESSAGE || (m === 'error.path.missing' && d.path.startsWith('/check/'))
-    || (m.startsWith('references an undefined secret named ') && d.path.endsWith('/secret')));
+    || (m.startsWith('references an undefined secret named ') && d.path.endsWith('/secret'))
+    || NEW_REFERENCE_MESSAGES.has(m) || m.startsWith('must match regular expression ') || m.startsWith('Expected a valid')
+    || (/^got \d+, expected less than \d+$/.test(m) && d.path.endsWith('/healthCheck/timeoutSeconds')));
 }
+
+/** Difference 9's messages. */
+const NEW_REFERENCE_MESSAGES: ReadonlySet<string> = new Set([
+  'not defined', 'must not be empty', 'is unknown provider', 'does not equal RW', 'can not be one of (.,..)',
+  'must only contain dvdi/driver', 'must be undefined for Docker containers', 'Volume names must be unique',
+  'pullConfig.secret must refer to an existing secret', 'pullConfig is not supported with Docker containerizer',
+  'volume.secret must refer to an existing secret', 'must be empty',
+  // Difference 10's.
+  'volume must be referenced by at least one container', 'container ports must be unique across all containers',
+  'host ports must be unique across all containers', 'Duplicate networks are not allowed', 'is not allowed when using host-mode networking',
+  'Duplicate protocols within the same endpoint are not allowed', 'URI has invalid syntax.', 'Port names must be unique.',
+]);
 
 /** Difference 5. */
 function isConsequentialPortName(d: ConvertError, now: readonly ConvertError[]): boolean {

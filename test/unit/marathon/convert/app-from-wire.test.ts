@@ -541,7 +541,7 @@ t.test('resident apps get {0.5, 0}, unreachable disabled and residency', async (
 });
 
 t.test('external volumes change only the upgrade default', async (t) => {
-  const volumes = [{ containerPath: 'data', mode: 'RW', external: { name: 'vol', provider: 'dvdi' } }];
+  const volumes = [{ containerPath: 'data', mode: 'RW', external: { name: 'vol', provider: 'dvdi', options: { 'dvdi/driver': 'rexray' } } }];
   const spec = convertApp(makeAppJson({ container: { type: 'MESOS', volumes } }));
   t.equal(spec.resident, false);
   t.strictSame(spec.upgrade, { minimumHealthCapacity: 0.5, maximumOverCapacity: 0 });

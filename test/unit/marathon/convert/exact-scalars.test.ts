@@ -3,7 +3,7 @@ import { jvmDouble } from '../../../../src/scheduler/launcher/task-env';
 import { sameConfig } from '../../../../src/scheduler/model/same-config';
 import { makeOffer } from '../../../builders/cluster-builders';
 import { appLaunchOn, podLaunchOn } from '../../../builders/launch-builders';
-import { appEcho, convertApp, convertPod, makeAppJson, makePodJson, podEcho } from './fixtures/builders';
+import { appEcho, appErrors, convertApp, convertPod, makeAppJson, makePodJson, podEcho } from './fixtures/builders';
 
 /**
  * The core schedules in milli-units, but a definition echoes the cpus, mem and disk its client
@@ -41,6 +41,14 @@ t.test('a pod echoes its containers\' resources and its executorResources as wri
   const plain = convertPod(makePodJson({}, { resources: { cpus: 0.5, mem: 64 } }));
   t.equal(plain.exactExecutorResources, undefined);
   t.equal(plain.containers[0].exactResources, undefined);
+});
+
+t.test('resourceLimits are compared with the request as written, not its thousandths', async (t) => {
+  t.same(appErrors(makeAppJson({ cpus: 0.0625, resourceLimits: { cpus: 0.0625 } })), [], 'a limit equal to the request');
+  t.same(appErrors(makeAppJson({ cpus: 0.0625, resourceLimits: { cpus: 0.0624 } })), [
+    { path: '/resourceLimits/cpus', errors: ['resource limit must be greater than or equal to requested resource (0.0625)'] },
+  ], 'below it (0.062 and 0.063 in thousandths would have judged these the other way round)');
+  t.same(appErrors(makeAppJson({ cpus: 0.0625, resourceLimits: { cpus: 0.063 } })), []);
 });
 
 t.test('a change of a resource the milli-units cannot tell apart is still a config change', async (t) => {

@@ -302,6 +302,8 @@ interface ErrorCase {
 }
 
 const PERSISTENT_VOLUMES = [{ name: 'data', persistent: { size: 1 } }];
+/** A container mounting PERSISTENT_VOLUMES (Marathon refuses a volume no container mounts). */
+const MOUNTS_DATA = { volumeMounts: [{ name: 'data', mountPath: '/data' }] };
 
 const errorCases: readonly ErrorCase[] = [
   { name: 'id missing', pod: { id: undefined }, path: '/id', message: 'error.path.missing' },
@@ -347,6 +349,7 @@ const errorCases: readonly ErrorCase[] = [
   {
     name: 'duplicate volume names',
     pod: { volumes: [{ name: 'v' }, { name: 'v' }] },
+    container: { volumeMounts: [{ name: 'v', mountPath: '/v' }] },
     path: '/volumes/1/name',
     message: 'volume names must be unique',
   },
@@ -437,12 +440,14 @@ const errorCases: readonly ErrorCase[] = [
   {
     name: 'resident pod with role *',
     pod: { volumes: PERSISTENT_VOLUMES },
+    container: MOUNTS_DATA,
     path: '/role',
     message: 'Resident pods cannot have the role *',
   },
   {
     name: 'resident pod with an enabled unreachable strategy (facts 79)',
     pod: { id: '/dev/p', role: 'dev', volumes: PERSISTENT_VOLUMES, scheduling: { unreachableStrategy: { inactiveAfterSeconds: 1, expungeAfterSeconds: 2 } } },
+    container: MOUNTS_DATA,
     path: '/scheduling/unreachableStrategy',
     message: 'unreachableStrategy must be disabled for pods with persistent volumes',
   },
