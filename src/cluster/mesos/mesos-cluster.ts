@@ -14,6 +14,7 @@ import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics }
 import { masterRefusal, rolesNamed, type MasterRefusal } from './master-refusal';
 import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
 import { AgentTasks } from './agent-tasks';
+import { heartbeatInterval, MAX_HEARTBEAT_INTERVAL_SECONDS, MIN_HEARTBEAT_INTERVAL_SECONDS } from './heartbeat-interval';
 import { RoleBook } from './role-book';
 import { UnansweredCallRetry } from './unanswered-call-retry';
 import { frameworkInfo } from './translate/framework-info';
@@ -669,7 +670,14 @@ export class MesosCluster implements ClusterDriver {
     this.foreignAnswersSaid.clear();
     this.eventsSinceSubscribed = 0;
     this.redirects = 0;
-    this.heartbeatIntervalMs = (subscribed.heartbeatIntervalSeconds ?? DEFAULTS.heartbeatIntervalSeconds) * 1000;
+    const interval = heartbeatInterval(subscribed.heartbeatIntervalSeconds, DEFAULTS.heartbeatIntervalSeconds);
+    this.heartbeatIntervalMs = interval.seconds * 1000;
+    if (interval.refused !== undefined) {
+      this.log.warn(
+        `the master's SUBSCRIBED gives heartbeat_interval_seconds ${interval.refused}, outside ${MIN_HEARTBEAT_INTERVAL_SECONDS} to ` +
+        `${MAX_HEARTBEAT_INTERVAL_SECONDS} s: the heartbeat watchdog takes ${interval.seconds} s instead`,
+      );
+    }
     this.armHeartbeatWatchdog(gen);
     this.offers.clear();
     const master = subscribed.masterInfo?.id === undefined ? '' : ` (master ${subscribed.masterInfo.id})`;
