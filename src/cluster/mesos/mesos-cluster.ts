@@ -42,6 +42,8 @@ export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped'
 const RECONCILE_BATCH = 1000;
 /** Distinct answers of a non-master (url, status, media type) remembered as said; beyond, each repeat warns again. */
 const MAX_FOREIGN_ANSWERS_SAID = 16;
+/** Offer ids a warning about repeated offers names, at most (the rest are counted). */
+const MAX_REPEATED_OFFERS_NAMED = 5;
 /** Distinct unknown task states warned about, at most (the values come from the master). */
 export const MAX_WARNED_STATES = 16;
 
@@ -693,10 +695,26 @@ export class MesosCluster implements ClusterDriver {
     this.armWatchdog(this.heartbeatIntervalMs * threshold, gen, 'no event (heartbeat)');
   }
 
+  /**
+   * An OFFERS event: each offer read (translate/offer-from-mesos.ts) and kept for its ACCEPT, or
+   * declined when it cannot be read. An offer whose id the driver already holds — sent twice in the
+   * event or again in a later one — is ignored with one warning per event: a master offers each id
+   * once (§2.3: an id can be used by one ACCEPT only), so the core, offered it twice, placed
+   * instances on both copies and the second ACCEPT was never sent, its launches reported
+   * TASK_DROPPED and delayed by the launch backoff (Marathon would send both; the master drops the second).
+   */
   private onOffers(offers: readonly MesosOffer[]): void {
     this.metrics.offersReceived += offers.length;
     const translated = [];
+    const seen = new Set<string>();
+    const repeated: string[] = [];
     for (const offer of offers) {
+      const id = offer.id.value;
+      if (this.offers.has(id) || seen.has(id)) {
+        repeated.push(id);
+        continue;
+      }
+      seen.add(id);
       try {
         translated.push(offerFromMesos(offer, this.framework));
         this.offers.set(offer.id.value, offer);
@@ -706,6 +724,10 @@ export class MesosCluster implements ClusterDriver {
         this.metrics.offersDeclined++;
         this.send({ call: declineCall(this.framework, [offer.id.value], 0) });
       }
+    }
+    if (repeated.length > 0) {
+      const named = repeated.slice(0, MAX_REPEATED_OFFERS_NAMED).join(', ') + (repeated.length > MAX_REPEATED_OFFERS_NAMED ? ', …' : '');
+      this.log.warn(`ignoring ${repeated.length} offer(s) whose id pacer already holds (${named}): the master offered the same id again`);
     }
     if (translated.length > 0) this.post({ type: 'offers', offers: translated });
   }
