@@ -464,13 +464,19 @@ export class MesosCluster implements ClusterDriver {
     this.outbox.close();
   }
 
+  /**
+   * Gives up for good: stops, then hands the error to `onFatal`, whose owner says it (pacer logs
+   * one `error` record and exits, or HA's `cannot lead`); the driver logs it itself only when no
+   * one takes it, so that the operator reads the reason once, not twice.
+   */
   private fatal(error: Error): void {
     if (this.lifecycle === 'stopped') return;
     const wasSubscribed = this.lifecycle === 'subscribed';
     this.stop();
     if (wasSubscribed) this.post({ type: 'disconnected' });
-    this.log.warn(`giving up: ${error.message}`, { subscription: 'stopped' });
-    this.options.onFatal?.(error);
+    const onFatal = this.options.onFatal;
+    if (onFatal === undefined) this.log.warn(`giving up: ${error.message}`, { subscription: 'stopped' });
+    else onFatal(error);
   }
 
   private armWatchdog(timeoutMs: number, gen: number, what: string): void {
