@@ -56,6 +56,12 @@ export class ZkMasterDetector implements MasterDetector {
   private groupWatched = false;
   /** Leader znodes with a data watch standing: one watch per znode, however often the group is read. */
   private readonly dataWatched = new Set<string>();
+  /**
+   * A watch fired while a read was under way: the group is read again once that read ends. The read
+   * under way may have listed the group before the change, and the group watch that fired may be
+   * the one it counted on (it set none of its own), so joining it would leave no watch standing.
+   */
+  private rereadPending = false;
   private closed = false;
 
   constructor(zkUrl: string, options: ZkMasterDetectorOptions = {}) {
@@ -73,6 +79,9 @@ export class ZkMasterDetector implements MasterDetector {
     if (this.known !== undefined) return Promise.resolve(this.known);
     this.reading ??= this.read().finally(() => {
       this.reading = undefined;
+      if (!this.rereadPending) return;
+      this.rereadPending = false;
+      this.changed();
     });
     return this.reading;
   }
@@ -135,10 +144,20 @@ export class ZkMasterDetector implements MasterDetector {
     };
   }
 
-  /** A watch fired: forget the answer and read the group again now (which sets new watches). */
+  /**
+   * A watch fired: forget the answer and read the group again now (which sets new watches), or,
+   * when a read is under way, once it ends (`rereadPending`): joining it lost the group watch when
+   * its notification came while that read waited for its answer (a real server's can), and with
+   * no leader found then (an empty group, a malformed MasterInfo) no watch at all stood, so a
+   * master joining later was never heard of while the driver stayed subscribed.
+   */
   private changed(): void {
     if (this.closed) return;
     this.forget();
+    if (this.reading !== undefined) {
+      this.rereadPending = true;
+      return;
+    }
     this.leader().catch(() => undefined); // failures surface on the driver's next leader()
   }
 
