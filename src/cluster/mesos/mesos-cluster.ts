@@ -147,6 +147,8 @@ export class MesosCluster implements ClusterDriver {
    * about since the last SUBSCRIBED: a repeat is retried without a new warning.
    */
   private readonly foreignAnswersSaid = new Set<string>();
+  /** The detector's trouble last warned about since the last SUBSCRIBED (`onDetectorTrouble`). */
+  private detectorTroubleSaid: string | undefined;
   /** Events since the last SUBSCRIBED: the second one shows the subscription is healthy. */
   private eventsSinceSubscribed = 0;
   private readonly unanswered: UnansweredCallRetry;
@@ -212,6 +214,7 @@ export class MesosCluster implements ClusterDriver {
     }
     this.framework = recovered.frameworkId;
     this.options.detector.onChange?.((leaderUrl) => this.onLeaderElected(leaderUrl));
+    this.options.detector.onTrouble?.((message) => this.onDetectorTrouble(message));
     this.connect();
   }
 
@@ -401,6 +404,19 @@ export class MesosCluster implements ClusterDriver {
   private onLeaderElected(leaderUrl: string): void {
     if (this.lifecycle !== 'subscribed' || leaderUrl === this.leaderUrl) return;
     this.lost(`a new leading master was elected: ${leaderUrl} (was ${this.leaderUrl ?? '?'})`);
+  }
+
+  /**
+   * The detector, reading the election on its own (a ZooKeeper watch fired), found no usable
+   * leader: the masters' group empty, a leader's MasterInfo that does not parse, ZooKeeper gone.
+   * While subscribed, nothing else would say so (the stream of the master pacer is on still runs,
+   * and pacer stays on it until it ends or a new leader is found): one warning per distinct cause
+   * until the next subscription. Not subscribed, the driver's own `leader()` calls say it.
+   */
+  private onDetectorTrouble(message: string): void {
+    if (this.lifecycle !== 'subscribed' || this.detectorTroubleSaid === message) return;
+    this.detectorTroubleSaid = message;
+    this.log.warn(`the master detector finds no usable leading master (${message}); staying subscribed to ${this.leaderUrl ?? '?'} while its stream lasts`);
   }
 
   /** A 401 to SUBSCRIBE: the master authenticates frameworks and did not accept ours (never retried). */
@@ -676,6 +692,7 @@ export class MesosCluster implements ClusterDriver {
     this.setLifecycle('subscribed');
     this.metrics.subscriptions++;
     this.foreignAnswersSaid.clear();
+    this.detectorTroubleSaid = undefined;
     this.eventsSinceSubscribed = 0;
     this.redirects = 0;
     const interval = heartbeatInterval(subscribed.heartbeatIntervalSeconds, DEFAULTS.heartbeatIntervalSeconds);

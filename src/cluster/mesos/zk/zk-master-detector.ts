@@ -45,6 +45,7 @@ export class ZkMasterDetector implements MasterDetector {
   private readonly sessionOptions: ZkSessionOptions;
   private readonly openSession: (url: ZkUrl, options: ZkSessionOptions) => Promise<ZkReader>;
   private readonly listeners: ((leaderUrl: string) => void)[] = [];
+  private readonly troubleListeners: ((message: string) => void)[] = [];
   private session: Promise<ZkReader> | undefined;
   /** The leader as of the standing watches; undefined when it must be read again. */
   private known: string | undefined;
@@ -89,6 +90,11 @@ export class ZkMasterDetector implements MasterDetector {
   /** `listener` hears every new leader the watches find (not the first one `leader()` returns). */
   onChange(listener: (leaderUrl: string) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** `listener` hears why a read made after a watch fired found no usable leader (see MasterDetector). */
+  onTrouble(listener: (message: string) => void): void {
+    this.troubleListeners.push(listener);
   }
 
   /** Ends the ZooKeeper session; later calls reject with CLOSED. */
@@ -158,7 +164,12 @@ export class ZkMasterDetector implements MasterDetector {
       this.rereadPending = true;
       return;
     }
-    this.leader().catch(() => undefined); // failures surface on the driver's next leader()
+    this.leader().catch((error: unknown) => {
+      // The driver's own leader() calls see their failures; this read's are said to the listeners.
+      if (this.closed) return;
+      const message = error instanceof Error ? error.message : String(error);
+      for (const listener of this.troubleListeners) listener(message);
+    });
   }
 
   private forget(): void {

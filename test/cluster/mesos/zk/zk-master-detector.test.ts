@@ -180,3 +180,22 @@ t.test('a watch that fires while a read waits for its answer is not lost: the gr
   t.same(heard, ['http://m3.example:5050']);
   t.equal(await d.leader(), 'http://m3.example:5050');
 });
+
+t.test('a read made after a watch fired that finds no usable leader is told to onTrouble; the caller\'s own reads are not', async (t) => {
+  const leader = '/mesos/json.info_0000000003';
+  const zk = new MemoryZooKeeper({ [leader]: masterInfoJson('m1.example', '10.0.0.1', 5050), '/mesos/log_replicas/0000000001': 'x' });
+  const d = detectorOn(t, zk);
+  const trouble: string[] = [];
+  d.onTrouble((message) => trouble.push(message));
+  await d.leader();
+  zk.set(leader, 'not json {'); // the leader's MasterInfo rewritten as garbage: its data watch fires
+  await waitUntil(() => trouble[0], 10_000, 'the malformed MasterInfo told');
+  t.match(trouble[0], /json\.info_0000000003.*not JSON/);
+  zk.remove(leader); // the group empty
+  await waitUntil(() => trouble[1], 10_000, 'the empty group told');
+  t.match(trouble[1], /no Mesos master is registered/);
+  await waitUntil(() => zk.watchCount === 1 || undefined, 10_000, 'the group watch set again');
+  const told = trouble.length;
+  await t.rejects(d.leader(), /no Mesos master is registered/, 'the caller hears of its own read');
+  t.equal(trouble.length, told, 'which is not told to onTrouble');
+});
