@@ -12,6 +12,12 @@ export interface MasterDetector {
    * looks open (a partitioned old leader).
    */
   onChange?(listener: (leaderUrl: string) => void): void;
+  /**
+   * Optional: `listener` hears why a read the detector made on its own (a watch fired) found no
+   * usable leader — the group empty, a MasterInfo that does not parse, ZooKeeper unreachable —
+   * which no `leader()` call would otherwise report while the driver stays subscribed.
+   */
+  onTrouble?(listener: (message: string) => void): void;
   /** Releases sessions, watches and timers; `leader()` must not be called afterwards. */
   close(): void;
 }

@@ -85,7 +85,8 @@ export interface MesosClusterOptions {
    * removed, failed over to another scheduler, every role refused, not authorized; the message
    * says what to do), refused an UPDATE_FRAMEWORK for all of its roles, or a new framework id was assigned
    * while instances exist. The driver is stopped when this is called; pacer should stop too
-   * (Marathon exits).
+   * (Marathon exits). The handler says why (the driver does not log it then; without a handler it
+   * logs `giving up: …` as a warning).
    */
   readonly onFatal?: (error: Error) => void;
 }

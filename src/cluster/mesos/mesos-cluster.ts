@@ -14,6 +14,7 @@ import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics }
 import { masterRefusal, rolesNamed, type MasterRefusal } from './master-refusal';
 import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
 import { AgentTasks } from './agent-tasks';
+import { heartbeatInterval, MAX_HEARTBEAT_INTERVAL_SECONDS, MIN_HEARTBEAT_INTERVAL_SECONDS } from './heartbeat-interval';
 import { RoleBook } from './role-book';
 import { UnansweredCallRetry } from './unanswered-call-retry';
 import { frameworkInfo } from './translate/framework-info';
@@ -41,6 +42,8 @@ export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped'
 const RECONCILE_BATCH = 1000;
 /** Distinct answers of a non-master (url, status, media type) remembered as said; beyond, each repeat warns again. */
 const MAX_FOREIGN_ANSWERS_SAID = 16;
+/** Offer ids a warning about repeated offers names, at most (the rest are counted). */
+const MAX_REPEATED_OFFERS_NAMED = 5;
 /** Distinct unknown task states warned about, at most (the values come from the master). */
 export const MAX_WARNED_STATES = 16;
 
@@ -144,6 +147,8 @@ export class MesosCluster implements ClusterDriver {
    * about since the last SUBSCRIBED: a repeat is retried without a new warning.
    */
   private readonly foreignAnswersSaid = new Set<string>();
+  /** The detector's trouble last warned about since the last SUBSCRIBED (`onDetectorTrouble`). */
+  private detectorTroubleSaid: string | undefined;
   /** Events since the last SUBSCRIBED: the second one shows the subscription is healthy. */
   private eventsSinceSubscribed = 0;
   private readonly unanswered: UnansweredCallRetry;
@@ -209,6 +214,7 @@ export class MesosCluster implements ClusterDriver {
     }
     this.framework = recovered.frameworkId;
     this.options.detector.onChange?.((leaderUrl) => this.onLeaderElected(leaderUrl));
+    this.options.detector.onTrouble?.((message) => this.onDetectorTrouble(message));
     this.connect();
   }
 
@@ -400,6 +406,19 @@ export class MesosCluster implements ClusterDriver {
     this.lost(`a new leading master was elected: ${leaderUrl} (was ${this.leaderUrl ?? '?'})`);
   }
 
+  /**
+   * The detector, reading the election on its own (a ZooKeeper watch fired), found no usable
+   * leader: the masters' group empty, a leader's MasterInfo that does not parse, ZooKeeper gone.
+   * While subscribed, nothing else would say so (the stream of the master pacer is on still runs,
+   * and pacer stays on it until it ends or a new leader is found): one warning per distinct cause
+   * until the next subscription. Not subscribed, the driver's own `leader()` calls say it.
+   */
+  private onDetectorTrouble(message: string): void {
+    if (this.lifecycle !== 'subscribed' || this.detectorTroubleSaid === message) return;
+    this.detectorTroubleSaid = message;
+    this.log.warn(`the master detector finds no usable leading master (${message}); staying subscribed to ${this.leaderUrl ?? '?'} while its stream lasts`);
+  }
+
   /** A 401 to SUBSCRIBE: the master authenticates frameworks and did not accept ours (never retried). */
   private unauthorized(baseUrl: string): Error {
     const principal = this.options.credentials?.principal;
@@ -461,13 +480,19 @@ export class MesosCluster implements ClusterDriver {
     this.outbox.close();
   }
 
+  /**
+   * Gives up for good: stops, then hands the error to `onFatal`, whose owner says it (pacer logs
+   * one `error` record and exits, or HA's `cannot lead`); the driver logs it itself only when no
+   * one takes it, so that the operator reads the reason once, not twice.
+   */
   private fatal(error: Error): void {
     if (this.lifecycle === 'stopped') return;
     const wasSubscribed = this.lifecycle === 'subscribed';
     this.stop();
     if (wasSubscribed) this.post({ type: 'disconnected' });
-    this.log.warn(`giving up: ${error.message}`, { subscription: 'stopped' });
-    this.options.onFatal?.(error);
+    const onFatal = this.options.onFatal;
+    if (onFatal === undefined) this.log.warn(`giving up: ${error.message}`, { subscription: 'stopped' });
+    else onFatal(error);
   }
 
   private armWatchdog(timeoutMs: number, gen: number, what: string): void {
@@ -667,9 +692,17 @@ export class MesosCluster implements ClusterDriver {
     this.setLifecycle('subscribed');
     this.metrics.subscriptions++;
     this.foreignAnswersSaid.clear();
+    this.detectorTroubleSaid = undefined;
     this.eventsSinceSubscribed = 0;
     this.redirects = 0;
-    this.heartbeatIntervalMs = (subscribed.heartbeatIntervalSeconds ?? DEFAULTS.heartbeatIntervalSeconds) * 1000;
+    const interval = heartbeatInterval(subscribed.heartbeatIntervalSeconds, DEFAULTS.heartbeatIntervalSeconds);
+    this.heartbeatIntervalMs = interval.seconds * 1000;
+    if (interval.refused !== undefined) {
+      this.log.warn(
+        `the master's SUBSCRIBED gives heartbeat_interval_seconds ${interval.refused}, outside ${MIN_HEARTBEAT_INTERVAL_SECONDS} to ` +
+        `${MAX_HEARTBEAT_INTERVAL_SECONDS} s: the heartbeat watchdog takes ${interval.seconds} s instead`,
+      );
+    }
     this.armHeartbeatWatchdog(gen);
     this.offers.clear();
     const master = subscribed.masterInfo?.id === undefined ? '' : ` (master ${subscribed.masterInfo.id})`;
@@ -685,10 +718,26 @@ export class MesosCluster implements ClusterDriver {
     this.armWatchdog(this.heartbeatIntervalMs * threshold, gen, 'no event (heartbeat)');
   }
 
+  /**
+   * An OFFERS event: each offer read (translate/offer-from-mesos.ts) and kept for its ACCEPT, or
+   * declined when it cannot be read. An offer whose id the driver already holds — sent twice in the
+   * event or again in a later one — is ignored with one warning per event: a master offers each id
+   * once (§2.3: an id can be used by one ACCEPT only), so the core, offered it twice, placed
+   * instances on both copies and the second ACCEPT was never sent, its launches reported
+   * TASK_DROPPED and delayed by the launch backoff (Marathon would send both; the master drops the second).
+   */
   private onOffers(offers: readonly MesosOffer[]): void {
     this.metrics.offersReceived += offers.length;
     const translated = [];
+    const seen = new Set<string>();
+    const repeated: string[] = [];
     for (const offer of offers) {
+      const id = offer.id.value;
+      if (this.offers.has(id) || seen.has(id)) {
+        repeated.push(id);
+        continue;
+      }
+      seen.add(id);
       try {
         translated.push(offerFromMesos(offer, this.framework));
         this.offers.set(offer.id.value, offer);
@@ -698,6 +747,10 @@ export class MesosCluster implements ClusterDriver {
         this.metrics.offersDeclined++;
         this.send({ call: declineCall(this.framework, [offer.id.value], 0) });
       }
+    }
+    if (repeated.length > 0) {
+      const named = repeated.slice(0, MAX_REPEATED_OFFERS_NAMED).join(', ') + (repeated.length > MAX_REPEATED_OFFERS_NAMED ? ', …' : '');
+      this.log.warn(`ignoring ${repeated.length} offer(s) whose id pacer already holds (${named}): the master offered the same id again`);
     }
     if (translated.length > 0) this.post({ type: 'offers', offers: translated });
   }

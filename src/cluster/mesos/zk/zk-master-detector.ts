@@ -45,6 +45,7 @@ export class ZkMasterDetector implements MasterDetector {
   private readonly sessionOptions: ZkSessionOptions;
   private readonly openSession: (url: ZkUrl, options: ZkSessionOptions) => Promise<ZkReader>;
   private readonly listeners: ((leaderUrl: string) => void)[] = [];
+  private readonly troubleListeners: ((message: string) => void)[] = [];
   private session: Promise<ZkReader> | undefined;
   /** The leader as of the standing watches; undefined when it must be read again. */
   private known: string | undefined;
@@ -56,6 +57,12 @@ export class ZkMasterDetector implements MasterDetector {
   private groupWatched = false;
   /** Leader znodes with a data watch standing: one watch per znode, however often the group is read. */
   private readonly dataWatched = new Set<string>();
+  /**
+   * A watch fired while a read was under way: the group is read again once that read ends. The read
+   * under way may have listed the group before the change, and the group watch that fired may be
+   * the one it counted on (it set none of its own), so joining it would leave no watch standing.
+   */
+  private rereadPending = false;
   private closed = false;
 
   constructor(zkUrl: string, options: ZkMasterDetectorOptions = {}) {
@@ -73,6 +80,9 @@ export class ZkMasterDetector implements MasterDetector {
     if (this.known !== undefined) return Promise.resolve(this.known);
     this.reading ??= this.read().finally(() => {
       this.reading = undefined;
+      if (!this.rereadPending) return;
+      this.rereadPending = false;
+      this.changed();
     });
     return this.reading;
   }
@@ -80,6 +90,11 @@ export class ZkMasterDetector implements MasterDetector {
   /** `listener` hears every new leader the watches find (not the first one `leader()` returns). */
   onChange(listener: (leaderUrl: string) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** `listener` hears why a read made after a watch fired found no usable leader (see MasterDetector). */
+  onTrouble(listener: (message: string) => void): void {
+    this.troubleListeners.push(listener);
   }
 
   /** Ends the ZooKeeper session; later calls reject with CLOSED. */
@@ -135,11 +150,26 @@ export class ZkMasterDetector implements MasterDetector {
     };
   }
 
-  /** A watch fired: forget the answer and read the group again now (which sets new watches). */
+  /**
+   * A watch fired: forget the answer and read the group again now (which sets new watches), or,
+   * when a read is under way, once it ends (`rereadPending`): joining it lost the group watch when
+   * its notification came while that read waited for its answer (a real server's can), and with
+   * no leader found then (an empty group, a malformed MasterInfo) no watch at all stood, so a
+   * master joining later was never heard of while the driver stayed subscribed.
+   */
   private changed(): void {
     if (this.closed) return;
     this.forget();
-    this.leader().catch(() => undefined); // failures surface on the driver's next leader()
+    if (this.reading !== undefined) {
+      this.rereadPending = true;
+      return;
+    }
+    this.leader().catch((error: unknown) => {
+      // The driver's own leader() calls see their failures; this read's are said to the listeners.
+      if (this.closed) return;
+      const message = error instanceof Error ? error.message : String(error);
+      for (const listener of this.troubleListeners) listener(message);
+    });
   }
 
   private forget(): void {

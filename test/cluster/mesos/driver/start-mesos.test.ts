@@ -8,6 +8,7 @@ import { startMesos } from '../../../../src/runtime/start-mesos';
 import { FakeMaster } from '../fake-master/fake-master';
 import { sampleOffer } from '../fake-master/sample-events';
 import { waitUntil } from '../fake-master/wait-until';
+import { captureLog } from '../../../harness/log-capture';
 import { PATIENCE_MS } from '../../../harness/wait';
 import { FAST } from './driver-fixture';
 
@@ -53,4 +54,20 @@ t.test('an ERROR from the master reaches onFatal', async (t) => {
   master.send({ type: 'ERROR', error: { message: 'Framework has been removed' } });
   await waitUntil(() => fatal[0], PATIENCE_MS, 'onFatal');
   t.match(fatal[0]?.message, /Framework has been removed/);
+});
+
+t.test('an ERROR that stops pacer is said once: one error record naming it, not a driver warning too', async (t) => {
+  const master = await FakeMaster.start();
+  t.teardown(() => master.close());
+  const captured = captureLog('json');
+  const exitCode = process.exitCode;
+  t.teardown(() => { process.exitCode = exitCode; }); // the default onFatal sets 1, as pacer exits
+  const pacer = await startMesos(configFor(t, master.url), { log: captured.log, driver: FAST });
+  t.teardown(() => pacer.close());
+  await master.waitForStream();
+  master.send({ type: 'ERROR', error: { message: 'Framework has been removed' } });
+  await waitUntil(() => pacer.cluster.state === 'stopped' && captured.records().some((r) => /Framework has been removed/.test(String(r.msg))), PATIENCE_MS, 'the driver stopped and said why');
+  const said = captured.records().filter((r) => /Framework has been removed/.test(String(r.msg)));
+  t.equal(said.length, 1, 'one record');
+  t.match(said[0], { level: 50, component: 'mesos', subscription: 'stopped', msg: /^the Mesos driver stopped: the Mesos master sent ERROR: Framework has been removed: / });
 });

@@ -14,6 +14,11 @@ export class MemoryZooKeeper {
   readonly sessions: MemorySession[] = [];
   /** Called before a getData is answered (lets a test make a znode vanish mid-election). */
   beforeGetData: ((path: string) => void) | undefined;
+  /**
+   * Called before a getChildren is answered: lets a test change the group, and so deliver a watch
+   * notification, while a read waits for its answer (a real server's notification can come then).
+   */
+  beforeGetChildren: ((path: string) => void) | undefined;
   /** The next opens fail with this error. */
   readonly openFailures: ZkError[] = [];
   private readonly childWatches = new Map<string, ZkWatcher[]>();
@@ -49,6 +54,7 @@ export class MemoryZooKeeper {
   /** @internal */
   children(path: string, watch: ZkWatcher | undefined): string[] {
     this.reads.push(`getChildren ${path}`);
+    this.beforeGetChildren?.(path);
     const prefix = path === '/' ? '/' : `${path}/`;
     const below = [...this.znodes.keys()].filter((p) => p.startsWith(prefix));
     const names = [...new Set(below.map((p) => p.slice(prefix.length).split('/')[0]!))];

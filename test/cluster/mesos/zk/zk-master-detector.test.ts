@@ -157,3 +157,45 @@ t.test('a bad URL throws BAD_URL from the constructor', async (t) => {
     t.match(error, { kind: 'BAD_URL' }, url);
   }
 });
+
+t.test('a watch that fires while a read waits for its answer is not lost: the group is read again after it', async (t) => {
+  const leader = '/mesos/json.info_0000000003';
+  const zk = new MemoryZooKeeper({ [leader]: masterInfoJson('m1.example', '10.0.0.1', 5050) });
+  const d = detectorOn(t, zk);
+  const heard: string[] = [];
+  d.onChange((url) => heard.push(url));
+  t.equal(await d.leader(), 'http://m1.example:5050');
+  // The leader's MasterInfo is rewritten (its data watch fires: the group is read again), and while
+  // that read waits for its getChildren answer the leader leaves the group, whose notification (the
+  // group watch the read counted on) is delivered then. The read finds no master.
+  zk.beforeGetChildren = () => {
+    zk.beforeGetChildren = undefined;
+    zk.remove(leader);
+  };
+  zk.set(leader, masterInfoJson('m1.example', '10.0.0.1', 5051));
+  await waitUntil(() => zk.watchCount === 1 || undefined, 10_000, 'a group watch standing again');
+  // A master that joins later is heard of, as the driver needs while it stays subscribed elsewhere.
+  zk.set('/mesos/json.info_0000000007', masterInfoJson('m3.example', '10.0.0.3', 5050));
+  await waitUntil(() => heard[0], 10_000, 'the new leader');
+  t.same(heard, ['http://m3.example:5050']);
+  t.equal(await d.leader(), 'http://m3.example:5050');
+});
+
+t.test('a read made after a watch fired that finds no usable leader is told to onTrouble; the caller\'s own reads are not', async (t) => {
+  const leader = '/mesos/json.info_0000000003';
+  const zk = new MemoryZooKeeper({ [leader]: masterInfoJson('m1.example', '10.0.0.1', 5050), '/mesos/log_replicas/0000000001': 'x' });
+  const d = detectorOn(t, zk);
+  const trouble: string[] = [];
+  d.onTrouble((message) => trouble.push(message));
+  await d.leader();
+  zk.set(leader, 'not json {'); // the leader's MasterInfo rewritten as garbage: its data watch fires
+  await waitUntil(() => trouble[0], 10_000, 'the malformed MasterInfo told');
+  t.match(trouble[0], /json\.info_0000000003.*not JSON/);
+  zk.remove(leader); // the group empty
+  await waitUntil(() => trouble[1], 10_000, 'the empty group told');
+  t.match(trouble[1], /no Mesos master is registered/);
+  await waitUntil(() => zk.watchCount === 1 || undefined, 10_000, 'the group watch set again');
+  const told = trouble.length;
+  await t.rejects(d.leader(), /no Mesos master is registered/, 'the caller hears of its own read');
+  t.equal(trouble.length, told, 'which is not told to onTrouble');
+});
