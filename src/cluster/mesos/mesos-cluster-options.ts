@@ -73,6 +73,11 @@ export interface MesosClusterOptions {
   readonly maxConcurrentCalls?: number;
   /** KILL/ACKNOWLEDGE calls held while disconnected (default 10000; the oldest are dropped beyond). */
   readonly maxHeldCalls?: number;
+  /**
+   * Calls waiting to be sent while subscribed (default 100000): beyond it the oldest waiting KILL
+   * and ACKNOWLEDGE calls are dropped, which the cluster repeats (transport/call-outbox.ts).
+   */
+  readonly maxQueuedCalls?: number;
   /** ERROR events of unknown meaning in a row before the driver gives up (default 5). */
   readonly maxConsecutiveErrors?: number;
   /** Retries of an idempotent call that got no answer (default 3). */
@@ -103,6 +108,7 @@ export const DEFAULTS = {
   callTimeoutMs: 75_000,
   maxRedirects: 3,
   maxHeldCalls: 10_000,
+  maxQueuedCalls: 100_000,
   maxConcurrentCalls: 8,
   maxConsecutiveErrors: 5,
   maxCallRetries: 3,

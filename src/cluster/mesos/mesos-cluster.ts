@@ -129,6 +129,8 @@ export class MesosCluster implements ClusterDriver {
   private readonly agentTasks = new AgentTasks();
   private readonly roleBook: RoleBook;
   private readonly outbox: CallOutbox;
+  /** Calls waiting while subscribed beyond which the oldest KILL and ACKNOWLEDGE are dropped (MesosClusterOptions.maxQueuedCalls). */
+  private readonly maxQueuedCalls: number;
   private readonly backoff: ExponentialBackoff;
   /**
    * Aborts the calls in flight on the current subscription when it is lost: the master they went to
@@ -161,7 +163,8 @@ export class MesosCluster implements ClusterDriver {
     this.format = options.format ?? DEFAULTS.format;
     this.roleBook = new RoleBook(options.defaultRole ?? DEFAULTS.defaultRole);
     const maxInFlight = options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls;
-    this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls, maxInFlight);
+    this.maxQueuedCalls = options.maxQueuedCalls ?? DEFAULTS.maxQueuedCalls;
+    this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls, maxInFlight, this.maxQueuedCalls);
     this.agents = { http: new http.Agent({ keepAlive: true, maxSockets: maxInFlight }), https: new https.Agent({ keepAlive: true, maxSockets: maxInFlight }) };
     this.backoff = new ExponentialBackoff(options.backoffInitialMs ?? DEFAULTS.backoffInitialMs, options.backoffMaxMs ?? DEFAULTS.backoffMaxMs);
     this.log = options.logger ?? STDERR_LOGGER;
@@ -796,7 +799,11 @@ export class MesosCluster implements ClusterDriver {
 
   private send(item: OutgoingCall): void {
     if (this.lifecycle === 'stopped') return;
+    const shed = this.outbox.shed;
     this.outbox.enqueue(item);
+    if (this.outbox.shed !== shed) {
+      this.log.warn(`more calls wait for the master than ${this.maxQueuedCalls} (it sends updates faster than they are answered): ${this.outbox.shed - shed} of the oldest KILL and ACKNOWLEDGE calls dropped (${this.outbox.shed} so far); agents resend unacknowledged updates and kills are retried`);
+    }
   }
 
   /** Posts one call on the current stream and reacts to the answer (§1.6). Never rejects. */

@@ -95,6 +95,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `| ${MESOS.callTimeoutMs / 1000} s, then given up as unanswered`,
     `| ${MESOS.maxConcurrentCalls}; more wait their turn in the outbox | \`maxConcurrentCalls\``,
     `| ${n(MESOS.maxHeldCalls)}; the oldest are dropped beyond | \`maxHeldCalls\``,
+    `| ${n(MESOS.maxQueuedCalls)}; beyond it the oldest waiting KILL and ACKNOWLEDGE calls are dropped down to half of it`,
     `| ${MESOS.maxCallRetries}, after ${MESOS.callRetryInitialMs / 1000} s, ${(2 * MESOS.callRetryInitialMs) / 1000} s, ${(4 * MESOS.callRetryInitialMs) / 1000} s |`,
     `| ${MAX_WARNED_STATES} distinct states; later ones are acknowledged without a warning | \`MAX_WARNED_STATES\``,
     `at most \`${isoDuration(WHAT_IF.maxSimulateMs)}\` (\`maxSimulateMs\`)`,

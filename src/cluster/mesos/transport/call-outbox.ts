@@ -41,6 +41,14 @@ export function heldAcrossDisconnect(call: Call): boolean {
  * Calls in flight when the subscription is lost keep their place and keys until their sender
  * resolves; the driver gives them up at once then (mesos-cluster.ts), so none holds up the next
  * subscription's calls.
+ *
+ * While subscribed, the calls waiting are bounded too (`maxQueued`): beyond it the oldest waiting
+ * KILL and ACKNOWLEDGE calls are dropped, both of which the cluster repeats (an agent resends an
+ * update until it is acknowledged; the core's kill retry kills again). A master that sends
+ * updates faster than they can be acknowledged (20,000 at once, each answered by an ACKNOWLEDGE
+ * and, for a task pacer does not know, a KILL: a Mesos-failure trial of 2026-12-03) so costs
+ * bounded memory. Other calls are not dropped for it: each follows an offer or a decision of the
+ * core, whose inputs are bounded.
  */
 export class CallOutbox {
   private queue: OutgoingCall[] = [];
@@ -53,12 +61,15 @@ export class CallOutbox {
   private pumpAgain = false;
   /** Held calls dropped because `maxHeld` was exceeded (for logs and tests). */
   overflowed = 0;
+  /** KILL and ACKNOWLEDGE calls dropped while subscribed because `maxQueued` was exceeded (for logs and tests). */
+  shed = 0;
 
   /**
    * @param maxHeld calls held while disconnected
    * @param maxInFlight calls sent and not yet answered, at most (default 1: one at a time)
+   * @param maxQueued calls waiting while subscribed beyond which the oldest KILL and ACKNOWLEDGE go
    */
-  constructor(private readonly maxHeld: number, private readonly maxInFlight = 1) {}
+  constructor(private readonly maxHeld: number, private readonly maxInFlight = 1, private readonly maxQueued = Number.POSITIVE_INFINITY) {}
 
   /** Calls waiting (held or queued), not counting those in flight. */
   get size(): number {
@@ -73,6 +84,7 @@ export class CallOutbox {
     }
     this.queue.push(item);
     if (this.sender === undefined) this.trimHeld();
+    else if (this.queue.length > this.maxQueued) this.shedRepeatable();
     this.pump();
   }
 
@@ -122,6 +134,25 @@ export class CallOutbox {
     if (excess <= 0) return;
     this.queue.splice(0, excess);
     this.overflowed += excess;
+  }
+
+  /**
+   * Drops the oldest waiting KILL and ACKNOWLEDGE calls until at most `maxQueued` wait, in one
+   * pass over the queue (half the bound's worth at once, so that a flood does not pay a pass per
+   * call). Nothing is dropped when no such call waits.
+   */
+  private shedRepeatable(): void {
+    let excess = this.queue.length - Math.floor(this.maxQueued / 2);
+    const kept: OutgoingCall[] = [];
+    for (const item of this.queue) {
+      if (excess > 0 && HELD_TYPES.has(item.call.type)) {
+        excess--;
+        this.shed++;
+        continue;
+      }
+      kept.push(item);
+    }
+    this.queue = kept;
   }
 
   private orderKeys(item: OutgoingCall): readonly string[] {
