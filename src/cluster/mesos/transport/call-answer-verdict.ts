@@ -5,7 +5,11 @@ import type { CallAnswer } from './post-call';
  * - `ok`: 200/202 (accepted for asynchronous processing; outcomes come as events);
  * - `resubscribe`: the call was not processed because the subscription is no longer valid here —
  *   307 (not the leader any more), 400 "Framework cannot be found" (master failover) or a stream
- *   id mismatch, 403 (not subscribed), 409, 404/5xx (master restarting, no leader);
+ *   id mismatch, 403 (not subscribed), 409, 404/5xx (master restarting, no leader), and 401: the
+ *   master no longer takes the credentials the subscription was made with, which the SUBSCRIBE
+ *   that follows finds out and stops pacer for with its message naming the flags (as at start).
+ *   Taken as a rejection, a refused ACCEPT had its tasks reported dropped and launched again on
+ *   the next offer, for ever (a Mesos-failure trial of 2026-12-03);
  * - `rejected`: any other 4xx — the call itself is wrong (a bug to log; it was not processed);
  * - `unknown`: no answer (network fault, timeout) — the master may or may not have processed it.
  */
@@ -21,7 +25,7 @@ export function callAnswerVerdict(answer: CallAnswer): CallVerdict {
   const { status } = answer;
   if (status === 200 || status === 202) return { kind: 'ok' };
   const message = `${status} ${answer.body.trim()}`.trim();
-  if (status === 307 || status === 403 || status === 404 || status === 409 || status >= 500) return { kind: 'resubscribe', message };
+  if (status === 307 || status === 401 || status === 403 || status === 404 || status === 409 || status >= 500) return { kind: 'resubscribe', message };
   if (status === 400 && RESUBSCRIBE_400.some((re) => re.test(answer.body))) return { kind: 'resubscribe', message };
   return { kind: 'rejected', message };
 }

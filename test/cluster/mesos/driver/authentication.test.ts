@@ -54,6 +54,21 @@ t.test('wrong credentials: one 401, a clear error naming the principal and the f
   tt.notMatch(f.logs.join('\n') + f.fatal[0].message, /wrong-secret/, 'the secret is not in the logs or the error');
 });
 
+t.test('credentials the master stops taking mid-subscription: the 401 of a call leads to the SUBSCRIBE that stops pacer, once', async (tt) => {
+  const master = await authMaster();
+  const f = await makeDriver(tt, { master, options: { credentials: CREDENTIALS } });
+  await f.waitInput('subscribed');
+  // The operator rotated the master's credentials: pacer's no longer work.
+  master.credentials = { principal: 'pacer', secret: 'rotated' };
+  f.driver.kill('t-1', 'a-1', 1000);
+  await waitUntil(() => f.fatal[0], 5000, 'onFatal');
+  tt.match(f.fatal[0].message, /refused the credentials of principal 'pacer' \(401 Unauthorized\)/);
+  tt.equal(f.driver.state, 'stopped');
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  tt.equal(f.fatal.length, 1, 'stopped once, no loop of refused calls');
+  tt.equal(master.unauthorized, 2, 'the KILL, then the SUBSCRIBE');
+});
+
 t.test('no credentials against a master that requires them: says which flags to set', async (tt) => {
   const master = await authMaster();
   const f = await makeDriver(tt, { master });

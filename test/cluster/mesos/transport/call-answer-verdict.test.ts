@@ -3,7 +3,7 @@ import { callAnswerVerdict } from '../../../../src/cluster/mesos/transport/call-
 import type { CallAnswer } from '../../../../src/cluster/mesos/transport/post-call';
 
 /**
- * docs/mesos.md, "failed calls": 307, 403, 404, 409, 5xx and a 400 saying "Framework cannot be
+ * docs/mesos.md, "failed calls": 307, 401, 403, 404, 409, 5xx and a 400 saying "Framework cannot be
  * found" or naming the stream id mean resubscribe; other 4xx are logged (rejected); no answer is
  * unknown (retried when harmless).
  */
@@ -21,7 +21,7 @@ const CASES: ReadonlyArray<{ readonly answer: CallAnswer; readonly kind: string 
   { answer: answered(400, 'Framework cannot be found'), kind: 'resubscribe' },
   { answer: answered(400, 'The stream ID included in this request did not match'), kind: 'resubscribe' },
   { answer: answered(400, 'Failed to validate scheduler::Call: Expecting \'accept\' to be present'), kind: 'rejected' },
-  { answer: answered(401), kind: 'rejected' },
+  { answer: answered(401), kind: 'resubscribe' },
   { answer: answered(415), kind: 'rejected' },
   { answer: { kind: 'failed', reason: 'ECONNRESET' }, kind: 'unknown' },
 ];
