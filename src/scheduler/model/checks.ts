@@ -77,3 +77,10 @@ export function sameCheckResult(a: CheckResult | undefined, b: CheckResult | und
   if ('tcp' in a) return 'tcp' in b && a.tcp.succeeded === b.tcp.succeeded;
   return 'command' in b && a.command.exitCode === b.command.exitCode;
 }
+
+/** Whether two check statuses say the same (each kind's presence and value), as Mesos compares them before reporting a change. */
+export function sameCheckStatus(a: CheckStatus, b: CheckStatus): boolean {
+  return (a.http === undefined) === (b.http === undefined) && a.http?.statusCode === b.http?.statusCode
+    && (a.tcp === undefined) === (b.tcp === undefined) && a.tcp?.succeeded === b.tcp?.succeeded
+    && (a.command === undefined) === (b.command === undefined) && a.command?.exitCode === b.command?.exitCode;
+}
