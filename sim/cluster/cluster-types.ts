@@ -10,7 +10,7 @@ export type { AgentPhase, UnackedUpdate } from '../../src/master/master-types';
  */
 export type SimLaunch = Pick<
   TaskLaunch,
-  'taskId' | 'instanceId' | 'runSpecId' | 'agentId' | 'role' | 'resources' | 'hostPorts' | 'healthCheck' | 'killGracePeriodMs'
+  'taskId' | 'instanceId' | 'runSpecId' | 'agentId' | 'role' | 'resources' | 'hostPorts' | 'healthCheck' | 'check' | 'killGracePeriodMs'
 >;
 
 /** Launch progress of an executor: which status update its tasks sent last. */
@@ -55,6 +55,8 @@ export interface SimTask {
   exit?: { readonly state: 'TASK_FAILED' | 'TASK_FINISHED'; readonly reason?: string };
   exitTimer?: number;
   healthTimer?: number;
+  /** The `checkResult` timer of a task with a `check`: its one result, due at RUNNING + the check's delay. */
+  checkTimer?: number;
 }
 
 /** A task as the invariant checker sees it (see `SimCluster.liveTasks`). */

@@ -1,5 +1,6 @@
 import type { AgentRuntime } from '../../src/master/master-ports';
 import type { MasterExecutor, MasterOperation } from '../../src/master/master-types';
+import type { CheckStatus } from '../../src/scheduler/model/checks';
 import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
 import { agentCheckPasses, nextGridMs } from './agent-check';
 import type { ClusterState } from './cluster-state';
@@ -8,6 +9,7 @@ import { drawDelayMs } from './draw';
 import { passStableUntilMs, respondHealth } from './health-responder';
 
 const HEALTH_REASON = 'REASON_TASK_HEALTH_CHECK_STATUS_UPDATED';
+const CHECK_REASON = 'REASON_TASK_CHECK_STATUS_UPDATED';
 
 /**
  * The simulated agents' executors, plugged into the master model as its {@link AgentRuntime}:
@@ -238,6 +240,20 @@ export class ExecutorSim implements AgentRuntime<SimLaunch> {
     this.scheduleHealth(task, now + interval);
   }
 
+  /**
+   * A task's `check` (Marathon's generalized check, §5.5) gives its result: always the passing one
+   * (HTTP 200, TCP connected, command exit 0), once, `delayMs` after the task runs — deterministic,
+   * with no draw from any stream, so a scenario without a `check` runs exactly as before. It never
+   * changes afterwards, and Mesos's executors report a check status only when it changes, so this
+   * is the task's one check update (docs/scenario-format.md).
+   */
+  onCheck(task: SimTask): void {
+    task.checkTimer = undefined;
+    const check = task.launch.check;
+    if (check === undefined || task.state !== 'TASK_RUNNING' || task.executor.killing) return;
+    this.s.master.taskUpdate(task.taskId, 'TASK_RUNNING', CHECK_REASON, undefined, undefined, passingCheckStatus(check.kind));
+  }
+
   /** The run spec's task model changed: re-plan exits of its live tasks. */
   taskModelChanged(runSpecId: string): void {
     const model = this.s.taskModel(runSpecId);
@@ -330,6 +346,8 @@ export class ExecutorSim implements AgentRuntime<SimLaunch> {
     if (model.kind === 'exitAfter') this.scheduleExit(task, model.afterMs, model.state);
     const resolved = task.launch.healthCheck;
     if (resolved !== undefined) this.scheduleHealth(task, task.runningAtMs + resolved.check.delayMs);
+    const check = task.launch.check;
+    if (check !== undefined) task.checkTimer = this.s.ctx.schedule(task.runningAtMs + check.delayMs, { kind: 'check', taskId: task.taskId });
   }
 
   private scheduleExit(task: SimTask, range: readonly [number, number], state: 'TASK_FAILED' | 'TASK_FINISHED', reason?: string): void {
@@ -356,8 +374,10 @@ export class ExecutorSim implements AgentRuntime<SimLaunch> {
   private cancelTaskTimers(task: SimTask): void {
     if (task.exitTimer !== undefined) this.s.ctx.cancel(task.exitTimer);
     if (task.healthTimer !== undefined) this.s.ctx.cancel(task.healthTimer);
+    if (task.checkTimer !== undefined) this.s.ctx.cancel(task.checkTimer);
     task.exitTimer = undefined;
     task.healthTimer = undefined;
+    task.checkTimer = undefined;
     task.exit = undefined;
   }
 
@@ -389,5 +409,14 @@ export class ExecutorSim implements AgentRuntime<SimLaunch> {
 
   private draw(range: readonly [number, number]): number {
     return drawDelayMs(this.s.ctx.streams.tasks, range);
+  }
+}
+
+/** The passing result of a check of this kind, as a Mesos executor reports it. */
+function passingCheckStatus(kind: 'http' | 'tcp' | 'command'): CheckStatus {
+  switch (kind) {
+    case 'http': return { http: { statusCode: 200 } };
+    case 'tcp': return { tcp: { succeeded: true } };
+    case 'command': return { command: { exitCode: 0 } };
   }
 }

@@ -131,6 +131,11 @@ export class SimCluster implements ClusterDriver {
         if (task !== undefined) this.ex.onHealthCheck(task);
         return;
       }
+      case 'check': {
+        const task = this.s.tasks.get(e.taskId);
+        if (task !== undefined) this.ex.onCheck(task);
+        return;
+      }
     }
   }
 

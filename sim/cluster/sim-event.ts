@@ -13,6 +13,7 @@ import type { MasterTimerEvent } from '../../src/master/master-ports';
  * - `taskExit`: a task ends by itself (the run spec's task model: `exitAfter`, `failToStart`).
  * - `killDone`: the tasks of an executor being killed are gone (they exited or SIGKILL came).
  * - `healthCheck`: the executor runs a task's agent-run health check.
+ * - `check`: the executor reports the result of a task's `check` (Marathon's generalized check).
  * - `agentUnreachable`: a disconnected agent missed its pings; the master marks it unreachable.
  * - `agentRemoved`: a dead agent is removed from the cluster for good.
  */
@@ -21,7 +22,8 @@ export type SimEvent =
   | { readonly kind: 'launchStep'; readonly executorNo: number }
   | { readonly kind: 'taskExit'; readonly taskId: string }
   | { readonly kind: 'killDone'; readonly executorNo: number }
-  | { readonly kind: 'healthCheck'; readonly taskId: string };
+  | { readonly kind: 'healthCheck'; readonly taskId: string }
+  | { readonly kind: 'check'; readonly taskId: string };
 
 /** The closed set of {@link SimEvent} kinds. */
 export type SimEventKind = SimEvent['kind'];

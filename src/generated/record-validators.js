@@ -2484,7 +2484,7 @@ return errors === 0;
 }
 
 exports.storedExecutor = validate15;
-const schema16 = {"type":"object","required":["executorKey","executorId","agentId","group","allocation","tasks"],"properties":{"executorKey":{"type":"string"},"executorId":{"type":"string"},"agentId":{"type":"string"},"group":{"type":"boolean"},"allocation":{"type":"array","items":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus","ports"],"properties":{"reservedFor":{"type":"string"},"reservationId":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}},"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"},"ports":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false}},"killDeadlineMs":{"type":"number"},"tasks":{"type":"array","items":{"type":"object","required":["taskId","runSpecId","instanceId","sandbox","hostPorts","resources","killGracePeriodMs","launchedAtMs","env","state"],"properties":{"taskId":{"type":"string"},"runSpecId":{"type":"string"},"instanceId":{"type":"string"},"containerName":{"type":"string"},"pid":{"type":"integer","minimum":1},"startTime":{"type":"string"},"sandbox":{"type":"string","minLength":1},"hostPorts":{"type":"array","items":{"type":"number"}},"resources":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus"],"properties":{"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"}},"additionalProperties":false},"killGracePeriodMs":{"type":"number"},"launchedAtMs":{"type":"number"},"healthCheck":{"type":"object","required":["check"],"properties":{"check":{"type":"object"},"port":{"type":"number"}},"additionalProperties":false},"env":{"type":"object","additionalProperties":{"type":"string"}},"state":{"enum":["TASK_STAGING","TASK_STARTING","TASK_RUNNING","TASK_KILLING","TASK_FINISHED","TASK_FAILED","TASK_KILLED","TASK_ERROR","TASK_LOST","TASK_DROPPED","TASK_UNREACHABLE","TASK_GONE","TASK_GONE_BY_OPERATOR","TASK_UNKNOWN"]},"healthy":{"type":"boolean"}},"additionalProperties":false}}},"additionalProperties":false};
+const schema16 = {"type":"object","required":["executorKey","executorId","agentId","group","allocation","tasks"],"properties":{"executorKey":{"type":"string"},"executorId":{"type":"string"},"agentId":{"type":"string"},"group":{"type":"boolean"},"allocation":{"type":"array","items":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus","ports"],"properties":{"reservedFor":{"type":"string"},"reservationId":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}},"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"},"ports":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false}},"killDeadlineMs":{"type":"number"},"tasks":{"type":"array","items":{"type":"object","required":["taskId","runSpecId","instanceId","sandbox","hostPorts","resources","killGracePeriodMs","launchedAtMs","env","state"],"properties":{"taskId":{"type":"string"},"runSpecId":{"type":"string"},"instanceId":{"type":"string"},"containerName":{"type":"string"},"pid":{"type":"integer","minimum":1},"startTime":{"type":"string"},"sandbox":{"type":"string","minLength":1},"hostPorts":{"type":"array","items":{"type":"number"}},"resources":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus"],"properties":{"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"}},"additionalProperties":false},"killGracePeriodMs":{"type":"number"},"launchedAtMs":{"type":"number"},"healthCheck":{"type":"object","required":["check"],"properties":{"check":{"type":"object"},"port":{"type":"number"}},"additionalProperties":false},"env":{"type":"object","additionalProperties":{"type":"string"}},"state":{"enum":["TASK_STAGING","TASK_STARTING","TASK_RUNNING","TASK_KILLING","TASK_FINISHED","TASK_FAILED","TASK_KILLED","TASK_ERROR","TASK_LOST","TASK_DROPPED","TASK_UNREACHABLE","TASK_GONE","TASK_GONE_BY_OPERATOR","TASK_UNKNOWN"]},"healthy":{"type":"boolean"},"check":{"type":"object","required":["kind","delayMs","intervalMs","timeoutMs"],"properties":{"kind":{"enum":["http","tcp","command"]},"delayMs":{"type":"number"},"intervalMs":{"type":"number"},"timeoutMs":{"type":"number"},"port":{"type":"number"},"containerPort":{"type":"number"},"path":{"type":"string"},"command":{"oneOf":[{"type":"object","required":["shell"],"properties":{"shell":{"type":"string"}},"additionalProperties":false},{"type":"object","required":["argv"],"properties":{"argv":{"type":"array","items":{"type":"string"}}},"additionalProperties":false}]}},"additionalProperties":false},"checkStatus":{"type":"object","required":[],"properties":{"http":{"type":"object","required":[],"properties":{"statusCode":{"type":"number"}},"additionalProperties":false},"tcp":{"type":"object","required":[],"properties":{"succeeded":{"type":"boolean"}},"additionalProperties":false},"command":{"type":"object","required":[],"properties":{"exitCode":{"type":"number"}},"additionalProperties":false}},"additionalProperties":false}},"additionalProperties":false}}},"additionalProperties":false};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3237,6 +3237,455 @@ var valid8 = _errs97 === errors;
 }
 else {
 var valid8 = true;
+}
+if(valid8){
+if(data22.check !== undefined){
+let data46 = data22.check;
+const _errs99 = errors;
+if(errors === _errs99){
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+let missing6;
+if(((((data46.kind === undefined) && (missing6 = "kind")) || ((data46.delayMs === undefined) && (missing6 = "delayMs"))) || ((data46.intervalMs === undefined) && (missing6 = "intervalMs"))) || ((data46.timeoutMs === undefined) && (missing6 = "timeoutMs"))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check",schemaPath:"#/properties/tasks/items/properties/check/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
+return false;
+}
+else {
+const _errs101 = errors;
+for(const key7 in data46){
+if(!((((((((key7 === "kind") || (key7 === "delayMs")) || (key7 === "intervalMs")) || (key7 === "timeoutMs")) || (key7 === "port")) || (key7 === "containerPort")) || (key7 === "path")) || (key7 === "command"))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check",schemaPath:"#/properties/tasks/items/properties/check/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs101 === errors){
+if(data46.kind !== undefined){
+let data47 = data46.kind;
+const _errs102 = errors;
+if(!(((data47 === "http") || (data47 === "tcp")) || (data47 === "command"))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check/kind",schemaPath:"#/properties/tasks/items/properties/check/properties/kind/enum",keyword:"enum",params:{allowedValues: schema16.properties.tasks.items.properties.check.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid13 = _errs102 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data46.delayMs !== undefined){
+let data48 = data46.delayMs;
+const _errs103 = errors;
+if(!((typeof data48 == "number") && (isFinite(data48)))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check/delayMs",schemaPath:"#/properties/tasks/items/properties/check/properties/delayMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid13 = _errs103 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data46.intervalMs !== undefined){
+let data49 = data46.intervalMs;
+const _errs105 = errors;
+if(!((typeof data49 == "number") && (isFinite(data49)))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check/intervalMs",schemaPath:"#/properties/tasks/items/properties/check/properties/intervalMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid13 = _errs105 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data46.timeoutMs !== undefined){
+let data50 = data46.timeoutMs;
+const _errs107 = errors;
+if(!((typeof data50 == "number") && (isFinite(data50)))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check/timeoutMs",schemaPath:"#/properties/tasks/items/properties/check/properties/timeoutMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid13 = _errs107 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data46.port !== undefined){
+let data51 = data46.port;
+const _errs109 = errors;
+if(!((typeof data51 == "number") && (isFinite(data51)))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check/port",schemaPath:"#/properties/tasks/items/properties/check/properties/port/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid13 = _errs109 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data46.containerPort !== undefined){
+let data52 = data46.containerPort;
+const _errs111 = errors;
+if(!((typeof data52 == "number") && (isFinite(data52)))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check/containerPort",schemaPath:"#/properties/tasks/items/properties/check/properties/containerPort/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid13 = _errs111 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data46.path !== undefined){
+const _errs113 = errors;
+if(typeof data46.path !== "string"){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check/path",schemaPath:"#/properties/tasks/items/properties/check/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid13 = _errs113 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data46.command !== undefined){
+let data54 = data46.command;
+const _errs115 = errors;
+const _errs116 = errors;
+let valid14 = false;
+let passing0 = null;
+const _errs117 = errors;
+if(errors === _errs117){
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+let missing7;
+if((data54.shell === undefined) && (missing7 = "shell")){
+const err0 = {instancePath:instancePath+"/tasks/" + i4+"/check/command",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/0/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+const _errs119 = errors;
+for(const key8 in data54){
+if(!(key8 === "shell")){
+const err1 = {instancePath:instancePath+"/tasks/" + i4+"/check/command",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+break;
+}
+}
+if(_errs119 === errors){
+if(data54.shell !== undefined){
+if(typeof data54.shell !== "string"){
+const err2 = {instancePath:instancePath+"/tasks/" + i4+"/check/command/shell",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/0/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/tasks/" + i4+"/check/command",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs117 === errors;
+if(_valid0){
+valid14 = true;
+passing0 = 0;
+}
+const _errs122 = errors;
+if(errors === _errs122){
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+let missing8;
+if((data54.argv === undefined) && (missing8 = "argv")){
+const err4 = {instancePath:instancePath+"/tasks/" + i4+"/check/command",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/1/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+const _errs124 = errors;
+for(const key9 in data54){
+if(!(key9 === "argv")){
+const err5 = {instancePath:instancePath+"/tasks/" + i4+"/check/command",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+break;
+}
+}
+if(_errs124 === errors){
+if(data54.argv !== undefined){
+let data56 = data54.argv;
+const _errs125 = errors;
+if(errors === _errs125){
+if(Array.isArray(data56)){
+var valid17 = true;
+const len6 = data56.length;
+for(let i6=0; i6<len6; i6++){
+const _errs127 = errors;
+if(typeof data56[i6] !== "string"){
+const err6 = {instancePath:instancePath+"/tasks/" + i4+"/check/command/argv/" + i6,schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/1/properties/argv/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid17 = _errs127 === errors;
+if(!valid17){
+break;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/tasks/" + i4+"/check/command/argv",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/1/properties/argv/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/tasks/" + i4+"/check/command",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid0 = _errs122 === errors;
+if(_valid0 && valid14){
+valid14 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid14 = true;
+passing0 = 1;
+}
+}
+if(!valid14){
+const err9 = {instancePath:instancePath+"/tasks/" + i4+"/check/command",schemaPath:"#/properties/tasks/items/properties/check/properties/command/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate15.errors = vErrors;
+return false;
+}
+else {
+errors = _errs116;
+if(vErrors !== null){
+if(_errs116){
+vErrors.length = _errs116;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid13 = _errs115 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/check",schemaPath:"#/properties/tasks/items/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid8 = _errs99 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data22.checkStatus !== undefined){
+let data58 = data22.checkStatus;
+const _errs129 = errors;
+if(errors === _errs129){
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+const _errs131 = errors;
+for(const key10 in data58){
+if(!(((key10 === "http") || (key10 === "tcp")) || (key10 === "command"))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus",schemaPath:"#/properties/tasks/items/properties/checkStatus/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs131 === errors){
+if(data58.http !== undefined){
+let data59 = data58.http;
+const _errs132 = errors;
+if(errors === _errs132){
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+const _errs134 = errors;
+for(const key11 in data59){
+if(!(key11 === "statusCode")){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/http",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/http/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs134 === errors){
+if(data59.statusCode !== undefined){
+let data60 = data59.statusCode;
+if(!((typeof data60 == "number") && (isFinite(data60)))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/http/statusCode",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/http/properties/statusCode/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/http",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid18 = _errs132 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data58.tcp !== undefined){
+let data61 = data58.tcp;
+const _errs137 = errors;
+if(errors === _errs137){
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+const _errs139 = errors;
+for(const key12 in data61){
+if(!(key12 === "succeeded")){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/tcp",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/tcp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs139 === errors){
+if(data61.succeeded !== undefined){
+if(typeof data61.succeeded !== "boolean"){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/tcp/succeeded",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/tcp/properties/succeeded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/tcp",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid18 = _errs137 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data58.command !== undefined){
+let data63 = data58.command;
+const _errs142 = errors;
+if(errors === _errs142){
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+const _errs144 = errors;
+for(const key13 in data63){
+if(!(key13 === "exitCode")){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/command",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/command/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs144 === errors){
+if(data63.exitCode !== undefined){
+let data64 = data63.exitCode;
+if(!((typeof data64 == "number") && (isFinite(data64)))){
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/command/exitCode",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/command/properties/exitCode/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus/command",schemaPath:"#/properties/tasks/items/properties/checkStatus/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid18 = _errs142 === errors;
+}
+else {
+var valid18 = true;
+}
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/tasks/" + i4+"/checkStatus",schemaPath:"#/properties/tasks/items/properties/checkStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid8 = _errs129 === errors;
+}
+else {
+var valid8 = true;
+}
+}
 }
 }
 }

@@ -57,7 +57,7 @@ export class AgentLifecycle<T extends MasterTaskLaunch> {
       agent.phase = 'connected';
       const held = agent.held;
       agent.held = [];
-      for (const h of held) this.s.send(h.task, h.state, h.reason, h.healthy, true, h.message);
+      for (const h of held) this.s.send(h.task, h.state, h.reason, h.healthy, true, h.message, h.checkStatus);
       const kills = [...agent.pendingKills];
       agent.pendingKills.clear();
       for (const [taskId, graceMs] of kills) {
@@ -68,7 +68,7 @@ export class AgentLifecycle<T extends MasterTaskLaunch> {
       agent.phase = 'connected';
       for (const task of [...agent.tasks]) {
         if (task.sentState !== undefined && isTerminalTaskState(task.sentState)) continue;
-        this.s.send(task, task.state, 'REASON_AGENT_REREGISTERED', task.healthy, false);
+        this.s.send(task, task.state, 'REASON_AGENT_REREGISTERED', task.healthy, false, undefined, task.checkStatus);
       }
     } else {
       return;

@@ -1,5 +1,6 @@
 import type { TaskStatus } from '../scheduler/model/inputs';
 import { isTerminalTaskState, type TaskState } from '../scheduler/model/task-state';
+import type { CheckStatus } from '../scheduler/model/checks';
 import { ExecutorBook } from './executor-book';
 import type { AgentRuntime, MasterClock, MasterOutbox } from './master-ports';
 import type { MasterAgent, MasterExecutor, MasterTask, MasterTaskLaunch } from './master-types';
@@ -69,25 +70,27 @@ export class MasterState<T extends MasterTaskLaunch> {
    * uuid); a disconnected agent holds it until it reconnects; an unreachable agent's updates are
    * replaced by the reregistration re-send (§7.4); a dead host sends nothing.
    */
-  deliver(task: MasterTask, state: TaskState, reason?: string, healthy?: boolean, message?: string): void {
+  deliver(task: MasterTask, state: TaskState, reason?: string, healthy?: boolean, message?: string, checkStatus?: CheckStatus): void {
     const agent = task.agent;
     if (agent.dead) return;
-    if (agent.phase === 'connected') this.send(task, state, reason, healthy, true, message);
-    else if (agent.phase === 'disconnected') agent.held.push({ task, state, reason, healthy, message });
+    if (agent.phase === 'connected') this.send(task, state, reason, healthy, true, message, checkStatus);
+    else if (agent.phase === 'disconnected') agent.held.push(checkStatus === undefined ? { task, state, reason, healthy, message } : { task, state, reason, healthy, message, checkStatus });
   }
 
   /** Post an update about a known task now and record what the framework was told. */
-  send(task: MasterTask, state: TaskState, reason: string | undefined, healthy: boolean | undefined, reliable: boolean, message?: string): void {
+  send(task: MasterTask, state: TaskState, reason: string | undefined, healthy: boolean | undefined, reliable: boolean, message?: string, checkStatus?: CheckStatus): void {
     // Field by field in the order the spreads gave (no temporary objects: this runs per update).
     const status: { -readonly [K in keyof TaskStatus]: TaskStatus[K] } = { taskId: task.taskId, agentId: task.agent.agentId, state };
     if (reason !== undefined) status.reason = reason;
     if (healthy !== undefined) status.healthy = healthy;
     if (message !== undefined) status.message = message;
+    if (checkStatus !== undefined) status.checkStatus = checkStatus;
     // An executor's update (reliable) carries the container's addresses, as a Mesos agent adds them.
     if (reliable && task.agent.ipAddresses !== undefined) status.ipAddresses = task.agent.ipAddresses;
     const uuid = this.updates.post(this.clock.nowMs(), status, reliable);
     task.sentState = state;
     if (healthy !== undefined) task.sentHealthy = healthy;
+    if (checkStatus !== undefined) task.sentCheckStatus = checkStatus;
     if (isTerminalTaskState(state)) {
       task.terminalUuid = uuid;
       // Master-generated terminal updates need no acknowledgement: the master forgets the task now.

@@ -4,6 +4,7 @@ import type { OfferedPool } from '../scheduler/model/offer';
 import type { ScalarResources } from '../scheduler/model/resources';
 import type { ReservationOperation } from '../scheduler/model/reservation';
 import type { TaskState } from '../scheduler/model/task-state';
+import type { CheckStatus } from '../scheduler/model/checks';
 import type { TaskStatus } from '../scheduler/model/inputs';
 import type { AgentLedger } from './agent-ledger';
 
@@ -95,6 +96,7 @@ export interface HeldUpdate {
   readonly reason?: string;
   readonly healthy?: boolean;
   readonly message?: string;
+  readonly checkStatus?: CheckStatus;
 }
 
 /** One agent as the master books it. Mutated only inside `src/master`; clusters read it. */
@@ -156,6 +158,10 @@ export interface MasterTask {
   sentHealthy: boolean | undefined;
   /** Uuid of the terminal update; its acknowledgement lets the master forget the task. */
   terminalUuid: string | undefined;
+  /** Latest check status the executor reported (the task's `check`, §5.5). */
+  checkStatus: CheckStatus | undefined;
+  /** Last check status sent to the framework (reconciliation answers it, as a Mesos master copies `check_status`). */
+  sentCheckStatus: CheckStatus | undefined;
 }
 
 /** A reliable update that still waits for the framework's acknowledgement. */

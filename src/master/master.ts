@@ -2,6 +2,7 @@ import type { AgentInfo } from '../scheduler/model/agent';
 import type { OfferedPool } from '../scheduler/model/offer';
 import { isReservationOperation, type ReservationOperation } from '../scheduler/model/reservation';
 import { isTerminalTaskState, type TaskState } from '../scheduler/model/task-state';
+import type { CheckStatus } from '../scheduler/model/checks';
 import { AcceptCheck, shortfall } from './accept-check';
 import { AgentLifecycle } from './agent-lifecycle';
 import type { AgentRuntime, MasterClock, MasterOutbox, MasterTimerEvent } from './master-ports';
@@ -33,7 +34,7 @@ export interface AdoptedExecutor {
   readonly group: boolean;
   readonly allocation: readonly OfferedPool[];
   /** Its tasks with their recorded state and health; terminal ones are not remembered. */
-  readonly tasks: readonly { readonly taskId: string; readonly state: TaskState; readonly healthy?: boolean }[];
+  readonly tasks: readonly { readonly taskId: string; readonly state: TaskState; readonly healthy?: boolean; readonly checkStatus?: CheckStatus }[];
 }
 
 /**
@@ -327,18 +328,19 @@ export class Master<T extends MasterTaskLaunch> {
   // ---------------------------------------------------------------- the agents' reports
 
   /**
-   * An executor reports a new state (or health verdict) of one of its tasks. The agent forwards
+   * An executor reports a new state (or health verdict, or check status) of one of its tasks. The agent forwards
    * it now (reliable, with a uuid), holds it while disconnected, or drops it while unreachable (the
    * reregistration re-sends the current state); a dead host reports nothing. Unknown tasks are
    * ignored.
    */
-  taskUpdate(taskId: string, state: TaskState, reason?: string, healthy?: boolean, message?: string): void {
+  taskUpdate(taskId: string, state: TaskState, reason?: string, healthy?: boolean, message?: string, checkStatus?: CheckStatus): void {
     const task = this.s.tasks.get(taskId);
     if (task === undefined) return;
     if (!isTerminalTaskState(task.state) && isTerminalTaskState(state)) task.executor.live--;
     task.state = state;
     if (healthy !== undefined) task.healthy = healthy;
-    this.s.deliver(task, state, reason, healthy, message);
+    if (checkStatus !== undefined) task.checkStatus = checkStatus;
+    this.s.deliver(task, state, reason, healthy, message, checkStatus);
   }
 
   /** The executor is gone from its agent: its allocation is free again (and offered), its id may be reused. */
@@ -400,6 +402,8 @@ export class Master<T extends MasterTaskLaunch> {
       task.sentState = t.state;
       task.healthy = t.healthy;
       task.sentHealthy = t.healthy;
+      task.checkStatus = t.checkStatus;
+      task.sentCheckStatus = t.checkStatus;
     });
     return executor;
   }
@@ -475,6 +479,7 @@ export class Master<T extends MasterTaskLaunch> {
     for (const taskId of taskIds) {
       const task: MasterTask = {
         taskId, agent, executor, state: 'TASK_STAGING', healthy: undefined, sentState: undefined, sentHealthy: undefined, terminalUuid: undefined,
+        checkStatus: undefined, sentCheckStatus: undefined,
       };
       executor.tasks.push(task);
       this.s.tasks.set(taskId, task);

@@ -56,6 +56,7 @@ export class Reconciler<T extends MasterTaskLaunch> {
     };
     if (task.sentHealthy !== undefined) status.healthy = task.sentHealthy;
     status.message = 'Reconciliation: latest task state';
+    if (task.sentCheckStatus !== undefined) status.checkStatus = task.sentCheckStatus;
     this.s.answer(0, status);
   }
 }

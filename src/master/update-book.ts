@@ -35,6 +35,7 @@ export class UpdateBook {
     if (status.reason !== undefined) sent.reason = status.reason;
     if (status.healthy !== undefined) sent.healthy = status.healthy;
     if (status.message !== undefined) sent.message = status.message;
+    if (status.checkStatus !== undefined) sent.checkStatus = status.checkStatus;
     if (status.ipAddresses !== undefined) sent.ipAddresses = status.ipAddresses;
     sent.uuid = uuid;
     this.sent.set(uuid, sent);

@@ -171,7 +171,7 @@ export class Scheduler {
 
   /**
    * A token of the run spec's instances as they are now: a new object after every input in which
-   * any of them was created, removed or changed condition, goal or health (the run specs the
+   * any of them was created, removed or changed condition, goal, health or a task's check result (the run specs the
    * tracker names in the state's `changed` set, which is what every such change already does), so
    * a reader that kept something computed from the instances together with this token knows it
    * is still right while the token is the same object — without reading the instances (the API's

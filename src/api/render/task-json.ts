@@ -19,7 +19,9 @@ export interface TaskJsonOptions {
  * Marathon's task object (fact 40) for one task of an instance: `appId, id, host, slaveId, state,
  * ports, ipAddresses, servicePorts, healthCheckResults, localVolumes, role`, then `stagedAt`,
  * `startedAt`, `version` for an active task, then `region`/`zone` when the agent has a fault
- * domain. As in Marathon, `stagedAt`, `version` and `ports` describe only active tasks: an
+ * domain, then `checkResult` when the task has a check result (`{"http":{"statusCode":200}}`,
+ * `{"tcp":{"succeeded":true}}` or `{"command":{"exitCode":0}}`: the latest its cluster reported,
+ * `Task.checkResult`; absent without one, as Marathon's TaskConversion leaves it out). As in Marathon, `stagedAt`, `version` and `ports` describe only active tasks: an
  * inactive (terminal) task has `ports: []` and no `stagedAt`/`startedAt`/`version`; `startedAt`
  * appears once the task has run. `host`/`slaveId` are `null` if the instance has no placement
  * (never for a launched task). `ipAddresses` are the container's, as the cluster reported them
@@ -41,7 +43,7 @@ export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options:
  * 100,000 tasks within the 500 ms of issue 13). The task's text is
  * kept per Task object together with every input {@link taskJson} reads — the instance's app,
  * agent (host, agent id, region, zone), role, version and reservation (its volumes), the task's
- * condition, host ports, IP addresses, launch and start times, and the service ports — and rendered again whenever any of them differs, so it
+ * condition, host ports, IP addresses, launch and start times, check result, and the service ports — and rendered again whenever any of them differs, so it
  * is never stale (instances and tasks are live objects the core changes in place). Health results
  * change with every probe and are not kept: they are read from the core on every call. Keep
  * {@link sameTaskInputs} in step with what {@link plainTaskText} reads.
@@ -102,6 +104,8 @@ interface KeptTaskText {
   readonly ipAddresses: Task['ipAddresses'];
   readonly launchedAtMs: number;
   readonly startedAtMs: number | undefined;
+  /** The task's check result object (replaced whole when it changes: instance-tracker.ts). */
+  readonly checkResult: Task['checkResult'];
   readonly servicePortsText: string;
   /** The whole text with no health results (`[]`): one flat string per task, nothing else kept. */
   readonly plain: string;
@@ -152,7 +156,7 @@ function sameTaskInputs(k: KeptTaskText, instance: Instance, task: Task, service
   return k.runSpecId === instance.runSpecId && k.hostname === agent?.hostname && k.agentId === agent?.agentId
     && k.region === agent?.region && k.zone === agent?.zone && k.role === instance.role && k.runSpecVersion === instance.runSpecVersion
     && k.reservation === instance.reservation && k.condition === task.condition && k.hostPorts === task.hostPorts && k.ipAddresses === task.ipAddresses && k.launchedAtMs === task.launchedAtMs
-    && k.startedAtMs === task.startedAtMs && k.servicePortsText === servicePortsText;
+    && k.startedAtMs === task.startedAtMs && k.checkResult === task.checkResult && k.servicePortsText === servicePortsText;
 }
 
 function renderTaskText(instance: Instance, task: Task, servicePortsText: string): KeptTaskText {
@@ -160,7 +164,8 @@ function renderTaskText(instance: Instance, task: Task, servicePortsText: string
   return {
     runSpecId: instance.runSpecId, hostname: agent?.hostname, agentId: agent?.agentId, region: agent?.region, zone: agent?.zone,
     role: instance.role, runSpecVersion: instance.runSpecVersion, reservation: instance.reservation, condition: task.condition, hostPorts: task.hostPorts,
-    ipAddresses: task.ipAddresses, launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText, plain: plainTaskText(instance, task, servicePortsText),
+    ipAddresses: task.ipAddresses, launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, checkResult: task.checkResult,
+    servicePortsText, plain: plainTaskText(instance, task, servicePortsText),
   };
 }
 
@@ -188,6 +193,7 @@ function plainTaskText(instance: Instance, task: Task, servicePortsText: string)
   }
   if (agent?.region !== undefined) out.push(',"region":', JSON.stringify(agent.region));
   if (agent?.zone !== undefined) out.push(',"zone":', JSON.stringify(agent.zone));
+  if (task.checkResult !== undefined) out.push(',"checkResult":', checkResultText(task.checkResult));
   out.push('}');
   return out.join('');
 }
@@ -333,4 +339,11 @@ function healthEntry(instanceId: string, s: Readonly<CheckState>): Record<string
 /** A task's `ipAddresses` (fact 40): `{"ipAddress","protocol"}` each, in Marathon's key order. */
 function ipAddressesText(ips: NonNullable<Task['ipAddresses']>): string {
   return JSON.stringify(ips.map((ip) => ({ ipAddress: ip.ipAddress, protocol: ip.protocol })));
+}
+
+/** A task's `checkResult` (fact 40; Marathon's `check.raml` `CheckStatus`): the kind and its one value. */
+function checkResultText(result: NonNullable<Task['checkResult']>): string {
+  if ('http' in result) return JSON.stringify({ http: { statusCode: result.http.statusCode } });
+  if ('tcp' in result) return JSON.stringify({ tcp: { succeeded: result.tcp.succeeded } });
+  return JSON.stringify({ command: { exitCode: result.command.exitCode } });
 }

@@ -1,4 +1,5 @@
-import type { ResolvedAgentCheck } from '../../scheduler/model/launch';
+import type { CheckStatus } from '../../scheduler/model/checks';
+import type { LaunchCheck, ResolvedAgentCheck } from '../../scheduler/model/launch';
 import type { OfferedPool } from '../../scheduler/model/offer';
 import type { ScalarResources } from '../../scheduler/model/resources';
 import type { TaskState } from '../../scheduler/model/task-state';
@@ -24,6 +25,10 @@ export interface TaskRecord {
   /** Latest state on the agent. */
   state: TaskState;
   healthy?: boolean;
+  /** The task's `check` (Marathon's generalized check), as the core resolved it; run by the executor (check-runner.ts). */
+  readonly check?: LaunchCheck;
+  /** The check status last reported (a restarted checker reports only a change from it; reconciliation answers it). */
+  checkStatus?: CheckStatus;
 }
 
 /** One executor: a single task (LAUNCH) or a task group (LAUNCH_GROUP), with its allocation. */

@@ -28,6 +28,7 @@ import { TaskLauncher } from './task-launcher';
 import { hostProcesses } from './sandbox-processes';
 import { taskCommand } from './task-command';
 import { newTaskRecord } from './task-record';
+import type { CheckStatus } from '../../scheduler/model/checks';
 
 export type { LocalAgentOptions, LocalClusterOptions } from './local-cluster-options';
 
@@ -37,6 +38,8 @@ export interface LocalTaskView {
   readonly agentId: string;
   readonly state: TaskState;
   readonly healthy?: boolean;
+  /** The check status last reported, for a task with a `check`. */
+  readonly checkStatus?: CheckStatus;
   readonly pid?: number;
   readonly sandbox: string;
   readonly hostPorts: readonly number[];
@@ -82,6 +85,9 @@ const NEVER_MS = Number.MAX_SAFE_INTEGER;
  * - Agent-run health checks (COMMAND, MESOS_HTTP(S), MESOS_TCP, pod checks) run here with the
  *   Mesos health checker's semantics; verdicts arrive as TASK_RUNNING updates with `healthy`, and
  *   a task failing too often is killed (TASK_KILLED, `healthy: false`, §7.5).
+ * - A task's `check` (Marathon's generalized check) runs here too, at its delay, interval and
+ *   timeout (check-runner.ts); each change of its status goes out as a TASK_RUNNING with
+ *   REASON_TASK_CHECK_STATUS_UPDATED and the new `checkStatus` (§5.5), never acted upon.
  * - Executor updates carry a uuid, the framework acknowledges them; master answers
  *   (reconciliation, TASK_ERROR, TASK_DROPPED) carry none (§7.1). The master model remembers a
  *   task until its terminal update is acknowledged, and answers RECONCILE and KILLs of unknown
@@ -144,7 +150,7 @@ export class LocalCluster implements ClusterDriver {
     });
     this.outbox = new StatusOutbox(post);
     this.hooks = {
-      update: (record, update) => this.master?.taskUpdate(record.taskId, update.state, update.reason, update.healthy, update.message),
+      update: (record, update) => this.master?.taskUpdate(record.taskId, update.state, update.reason, update.healthy, update.message, update.checkStatus),
       changed: (executor) => this.state.changed(executor.record.executorKey),
       ended: (executor) => this.onEnded(executor),
     };
@@ -260,6 +266,7 @@ export class LocalCluster implements ClusterDriver {
         agentId: t.agent.agentId,
         state: record.state,
         ...(record.healthy === undefined ? {} : { healthy: record.healthy }),
+        ...(record.checkStatus === undefined ? {} : { checkStatus: record.checkStatus }),
         ...(record.pid === undefined ? {} : { pid: record.pid }),
         sandbox: record.sandbox,
         hostPorts: record.hostPorts,

@@ -1,6 +1,8 @@
 import { dirname } from 'node:path';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
 import { taskExit } from './exit-status';
+import type { CheckStatus } from '../../scheduler/model/checks';
+import { CheckRunner } from './check-runner';
 import { HealthChecker } from './health-checker';
 import { isProcessAlive, processStartTime, signalGroup } from './process-identity';
 import { hostProcesses } from './sandbox-processes';
@@ -15,6 +17,8 @@ export interface ExecutorUpdate {
   readonly reason?: string;
   readonly message?: string;
   readonly healthy?: boolean;
+  /** The task's check status, on the update that reports its change (REASON_TASK_CHECK_STATUS_UPDATED). */
+  readonly checkStatus?: CheckStatus;
 }
 
 /** How an executor talks to its cluster. */
@@ -42,10 +46,13 @@ interface Supervised {
   /** Its exit will be reported by the launcher that started it (else, once it has a pid, it is polled). */
   watched: boolean;
   health?: HealthChecker;
+  /** The runner of its `check`, while it runs. */
+  checker?: CheckRunner;
   killedUnhealthy: boolean;
 }
 
 const HEALTH_REASON = 'REASON_TASK_HEALTH_CHECK_STATUS_UPDATED';
+const CHECK_REASON = 'REASON_TASK_CHECK_STATUS_UPDATED';
 
 /**
  * One executor on a local agent: a single task (LAUNCH, like the Mesos command executor) or a
@@ -265,10 +272,13 @@ export class LocalExecutor {
   private send(t: Supervised, update: ExecutorUpdate): void {
     t.record.state = update.state;
     if (update.healthy !== undefined) t.record.healthy = update.healthy;
+    if (update.checkStatus !== undefined) t.record.checkStatus = update.checkStatus;
     this.hooks.update(t.record, update);
   }
 
+  /** Start the task's agent-run health check and its `check`, each if it has one and it is not running yet. */
   private startHealth(t: Supervised): void {
+    this.startCheck(t);
     const resolved = t.record.healthCheck;
     if (resolved === undefined || t.health !== undefined) return;
     t.health = new HealthChecker(resolved, { env: t.record.env, cwd: t.record.sandbox }, t.record.launchedAtMs, t.record.healthy, {
@@ -281,9 +291,29 @@ export class LocalExecutor {
     t.health.start(resolved.check.delayMs);
   }
 
+  /** Stop the task's health check and its `check`. */
   private stopHealth(t: Supervised): void {
     t.health?.stop();
     t.health = undefined;
+    t.checker?.stop();
+    t.checker = undefined;
+  }
+
+  /**
+   * Run the task's `check` (check-runner.ts): each change of its status goes out as a TASK_RUNNING
+   * with REASON_TASK_CHECK_STATUS_UPDATED and the new `checkStatus`, as Mesos's executors send it
+   * (§5.5); never acted upon. Started with the health check (the task running, or adopted), stopped
+   * with it (a kill, the task's end, the executor detached).
+   */
+  private startCheck(t: Supervised): void {
+    const check = t.record.check;
+    if (check === undefined || t.checker !== undefined) return;
+    t.checker = new CheckRunner(check, { env: t.record.env, cwd: t.record.sandbox }, t.record.checkStatus, (checkStatus) => {
+      if (isTerminalTaskState(t.record.state) || this.killing) return;
+      this.send(t, { state: 'TASK_RUNNING', reason: CHECK_REASON, checkStatus });
+      this.hooks.changed(this);
+    });
+    t.checker.start();
   }
 
   private scheduleSigkill(atMs: number): void {

@@ -6,6 +6,18 @@ const STRING: JsonSchema = { type: 'string' };
 const RANGE: JsonSchema = { type: 'array', items: NUMBER, minItems: 2, maxItems: 2 };
 const closed = (required: string[], properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required, properties, additionalProperties: false });
 
+const BOOLEAN: JsonSchema = { type: 'boolean' };
+const COMMAND: JsonSchema = { oneOf: [closed(['shell'], { shell: STRING }), closed(['argv'], { argv: { type: 'array', items: STRING } })] };
+/** A task's `check` as the core resolved it (`LaunchCheck`). */
+const CHECK = closed(['kind', 'delayMs', 'intervalMs', 'timeoutMs'], {
+  kind: { enum: ['http', 'tcp', 'command'] }, delayMs: NUMBER, intervalMs: NUMBER, timeoutMs: NUMBER,
+  port: NUMBER, containerPort: NUMBER, path: STRING, command: COMMAND,
+});
+/** The check status last reported (`CheckStatus`). */
+const CHECK_STATUS = closed([], {
+  http: closed([], { statusCode: NUMBER }), tcp: closed([], { succeeded: BOOLEAN }), command: closed([], { exitCode: NUMBER }),
+});
+
 const TASK = closed(['taskId', 'runSpecId', 'instanceId', 'sandbox', 'hostPorts', 'resources', 'killGracePeriodMs', 'launchedAtMs', 'env', 'state'], {
   taskId: STRING, runSpecId: STRING, instanceId: STRING, containerName: STRING, pid: { type: 'integer', minimum: 1 }, startTime: STRING,
   sandbox: { type: 'string', minLength: 1 }, hostPorts: { type: 'array', items: NUMBER },
@@ -13,6 +25,7 @@ const TASK = closed(['taskId', 'runSpecId', 'instanceId', 'sandbox', 'hostPorts'
   killGracePeriodMs: NUMBER, launchedAtMs: NUMBER,
   healthCheck: closed(['check'], { check: { type: 'object' }, port: NUMBER }),
   env: { type: 'object', additionalProperties: STRING }, state: { enum: [...TASK_STATES] }, healthy: { type: 'boolean' },
+  check: CHECK, checkStatus: CHECK_STATUS,
 });
 
 /**

@@ -1,4 +1,6 @@
+import type { CheckStatus } from '../../scheduler/model/checks';
 import type { HealthCheckSpec } from '../../scheduler/model/health-check';
+import type { LaunchCheck } from '../../scheduler/model/launch';
 import { storedExecutor } from '../../generated/record-validators';
 import { defined, recordCheck } from '../../store/records/record-schema';
 import { poolCopy, type StoredPoolV1, type StoredResourcesV1 } from '../../store/records/stored-instance';
@@ -9,7 +11,8 @@ import type { ExecutorRecord, TaskRecord } from './executor-record';
  * journal): a plain type of its own, mapped by hand from and to the live {@link ExecutorRecord},
  * checked against `STORED_EXECUTOR_SCHEMA` (stored-executor-schema.ts) when the file is read (a
  * record that fails is set aside, never fatal: issue 11).
- * The health check's definition is the run spec model's (stored as its JSON, checked as an object).
+ * The health check's definition is the run spec model's (stored as its JSON, checked as an object);
+ * a task's `check` is stored as the core resolved it, with the check status last reported.
  */
 export interface StoredExecutorV1 {
   readonly executorKey: string;
@@ -38,6 +41,9 @@ export interface StoredLocalTaskV1 {
   readonly env: Readonly<Record<string, string>>;
   readonly state: TaskRecord['state'];
   readonly healthy?: boolean;
+  /** The task's resolved `check` (`LaunchCheck`), and the check status last reported. */
+  readonly check?: LaunchCheck;
+  readonly checkStatus?: CheckStatus;
 }
 
 /** The stored form of `e` (a fresh copy). */
@@ -68,6 +74,7 @@ function taskToStored(t: TaskRecord): StoredLocalTaskV1 {
     killGracePeriodMs: t.killGracePeriodMs, launchedAtMs: t.launchedAtMs,
     ...defined('healthCheck', t.healthCheck === undefined ? undefined : { check: t.healthCheck.check, ...defined('port', t.healthCheck.port) }),
     env: { ...t.env }, state: t.state, ...defined('healthy', t.healthy),
+    ...defined('check', t.check), ...defined('checkStatus', t.checkStatus),
   };
 }
 
@@ -79,6 +86,7 @@ function taskFromStored(t: StoredLocalTaskV1): TaskRecord {
     killGracePeriodMs: t.killGracePeriodMs, launchedAtMs: t.launchedAtMs,
     ...defined('healthCheck', t.healthCheck === undefined ? undefined : { check: t.healthCheck.check as HealthCheckSpec, ...defined('port', t.healthCheck.port) }),
     env: { ...t.env }, state: t.state, ...defined('healthy', t.healthy),
+    ...defined('check', t.check), ...defined('checkStatus', t.checkStatus),
   };
 }
 

@@ -19,6 +19,7 @@ export function newTaskRecord(t: TaskLaunch, sandbox: string, launchedAtMs: numb
     killGracePeriodMs: t.killGracePeriodMs,
     launchedAtMs,
     ...(t.healthCheck === undefined ? {} : { healthCheck: t.healthCheck }),
+    ...(t.check === undefined ? {} : { check: t.check }),
     env: taskEnv(t, sandbox),
     state: 'TASK_STAGING',
   };

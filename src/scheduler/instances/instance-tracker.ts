@@ -4,6 +4,7 @@ import { instanceChangedEvent } from '../events/instance-events';
 import type { AgentInfo } from '../model/agent';
 import { conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
 import type { TaskStatus } from '../model/inputs';
+import { checkResultOf, sameCheckResult, type CheckResult } from '../model/checks';
 import type { Goal, Instance, InstanceAtEvent, InstanceReservation, KillReason, Task } from '../model/instance';
 import type { OfferedPool } from '../model/offer';
 import type { ScalarResources } from '../model/resources';
@@ -394,8 +395,9 @@ export interface TaskChange {
 
 /**
  * Applies a status update to the task it reports on: state, condition, time, message, start (with
- * the container's IP addresses), and the agent-run health verdict. The task's state and verdict are stored with the instance
- * (recovery restores the verdict), so a change of either marks the instance changed. The
+ * the container's IP addresses), the agent-run health verdict and the check's latest result. The task's state and verdict are stored with the instance
+ * (recovery restores the verdict), so a change of either marks the instance changed; the check
+ * result is not stored ({@link keepCheckResult}). The
  * instance's own condition follows in the first status handler (instances/status-handlers.ts).
  */
 export function applyTaskStatus(ctx: InstanceContext, inst: Instance, task: Task, status: TaskStatus): TaskChange {
@@ -415,8 +417,23 @@ export function applyTaskStatus(ctx: InstanceContext, inst: Instance, task: Task
   }
   const healthChanged = status.healthy !== undefined && status.healthy !== task.healthy;
   if (status.healthy !== undefined) task.healthy = status.healthy;
+  if (status.checkStatus !== undefined) keepCheckResult(ctx, inst, task, checkResultOf(status.checkStatus));
   if (stateChanged || healthChanged) ctx.state.dirty.add(inst);
   return { stateChanged, healthChanged };
+}
+
+/**
+ * The task's latest check result becomes `result` (undefined: none shown). The object is replaced
+ * only when the result differs, so that a repeated result keeps the task's kept JSON text
+ * (api/render/task-json.ts compares it by identity); a change marks the run spec changed, which
+ * renews the token of its instances the API's lists keep their answers with
+ * (`Scheduler.instancesToken`). The instance is not marked for writing: the result is not stored
+ * (model/instance.ts `Task.checkResult`).
+ */
+function keepCheckResult(ctx: InstanceContext, inst: Instance, task: Task, result: CheckResult | undefined): void {
+  if (sameCheckResult(task.checkResult, result)) return;
+  task.checkResult = result;
+  ctx.state.changed.add(inst.runSpecId);
 }
 
 /**

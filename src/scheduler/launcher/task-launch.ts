@@ -6,13 +6,14 @@ import { isSchedulerRun } from '../model/health-check';
 import type { Instance, Task } from '../model/instance';
 import type {
   LaunchCommand, LaunchDocker, LaunchImage, LaunchNetworking, LaunchOperation, LaunchPort, LaunchPortMapping, LaunchSecretEnv, LaunchVolume,
-  ResolvedAgentCheck, TaskLaunch,
+  LaunchCheck, ResolvedAgentCheck, TaskLaunch,
 } from '../model/launch';
 import { networkModeOf } from '../model/networks';
 import type { AgentInfo } from '../model/agent';
 import type { Offer, OfferedPool } from '../model/offer';
 import type { PodContainer, PodSpec } from '../model/pod';
 import type { SecretEnv, Secrets } from '../model/secrets';
+import { appLaunchCheck, podLaunchCheck } from './launch-check';
 import { appTaskEnv, podTaskEnv } from './task-env';
 
 /** The facts of one placement every task of the instance shares, as they were when it was placed. */
@@ -26,7 +27,7 @@ interface Placement {
 /**
  * The LAUNCH of an app instance's task: the task resolved against the app (command, environment,
  * image, volumes, networking with the task's host ports, discovery ports, agent-run health check
- * with its port) — all a driver needs, so that no driver reads the run spec.
+ * with its port, the app's `check` with its port: launch-check.ts) — all a driver needs, so that no driver reads the run spec.
  *
  * The resolved task is built when it is first read ({@link AppLaunch}): the operation holds the
  * facts of the placement (the app, the task, the agent, the instance's id and role then), all
@@ -162,6 +163,8 @@ function appTaskLaunch(app: AppSpec, p: Placement, task: LaunchedTask): TaskLaun
   launch.labels = app.labels;
   const healthCheck = noPorts === undefined ? appAgentCheck(app, hostPorts) : noPorts.healthCheck;
   if (healthCheck !== undefined) launch.healthCheck = healthCheck;
+  const check = noPorts === undefined ? appLaunchCheck(app, hostPorts) : noPorts.check;
+  if (check !== undefined) launch.check = check;
   return launch;
 }
 
@@ -185,6 +188,7 @@ interface AppLaunchParts {
     readonly networking: LaunchNetworking;
     readonly ports: readonly LaunchPort[];
     readonly healthCheck: ResolvedAgentCheck | undefined;
+    readonly check: LaunchCheck | undefined;
   };
 }
 
@@ -202,7 +206,7 @@ function appLaunchParts(app: AppSpec): AppLaunchParts {
     docker: docker !== undefined && app.container?.type === 'DOCKER'
       ? { privileged: docker.privileged === true, parameters: docker.parameters ?? [] } : undefined,
     volumes: appVolumes(app),
-    noPorts: { networking: appNetworking(app, []), ports: appPorts(app, []), healthCheck: appAgentCheck(app, []) },
+    noPorts: { networking: appNetworking(app, []), ports: appPorts(app, []), healthCheck: appAgentCheck(app, []), check: appLaunchCheck(app, []) },
   };
   appParts.set(app, parts);
   return parts;
@@ -216,6 +220,7 @@ function podTaskLaunch(
   const user = container.user ?? pod.user;
   const image = container.image;
   const healthCheck = podAgentCheck(pod, container, task.hostPorts);
+  const check = podLaunchCheck(pod, container, task.hostPorts);
   return {
     ...baseLaunch(p, task, pod),
     ...(exec !== undefined && 'shell' in exec && exec.shell !== '' ? { command: { shell: exec.shell } } : {}),
@@ -229,6 +234,7 @@ function podTaskLaunch(
     ports: podPorts(container, task.hostPorts),
     labels: container.labels,
     ...(healthCheck === undefined ? {} : { healthCheck }),
+    ...(check === undefined ? {} : { check }),
   };
 }
 

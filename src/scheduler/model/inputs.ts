@@ -6,6 +6,7 @@ import type { GroupUpdate } from '../groups/group-update';
 import type { DeploymentPlan } from './deployment-plan';
 import type { TaskState } from './task-state';
 import type { IpAddress } from './ip-address';
+import type { CheckStatus } from './checks';
 
 /** A task status update from the cluster (Mesos TaskStatus, translated). */
 export interface TaskStatus {
@@ -16,6 +17,12 @@ export interface TaskStatus {
   readonly message?: string;
   /** Agent-run health result, when the task has an agent-run check. */
   readonly healthy?: boolean;
+  /**
+   * The status of the task's Mesos check (its `check`), when the update carries one (Mesos
+   * `check_status`; the executors send a TASK_RUNNING with REASON_TASK_CHECK_STATUS_UPDATED
+   * whenever it changes, and copy it into their other updates).
+   */
+  readonly checkStatus?: CheckStatus;
   /** Present when the update must be acknowledged. */
   readonly uuid?: string;
   /**

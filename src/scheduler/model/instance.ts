@@ -1,4 +1,5 @@
 import type { AgentInfo } from './agent';
+import type { CheckResult } from './checks';
 import type { IpAddress } from './ip-address';
 import type { Condition } from './condition';
 import type { OfferedPool } from './offer';
@@ -29,6 +30,16 @@ export interface Task {
   readonly resources: ScalarResources;
   /** Agent-run health as last reported; undefined when unknown. */
   healthy?: boolean;
+  /**
+   * The latest result of the task's Mesos check (`checkResult` of the task JSON): set by every
+   * status update carrying a check status (none when it shows no result), kept by those without
+   * one. Not stored (the store's task record has no such field, stored-instance.ts): after a
+   * restart or a fail-over the cluster reports it again — Mesos's reconciliation answers carry the
+   * latest check status, and the local cluster's checker, started again on adoption, reports its
+   * first result — so no store format change is needed and no record can become unloadable.
+   * Replaced whole when it changes (the task JSON's kept text compares it by identity).
+   */
+  checkResult?: CheckResult;
   readonly launchedAtMs: number;
   startedAtMs?: number;
   lastStatusMs?: number;

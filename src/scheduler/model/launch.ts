@@ -116,6 +116,8 @@ export interface TaskLaunch {
   readonly labels: Readonly<Record<string, string>>;
   /** Agent-run health check with its port resolved, when the task has one. */
   readonly healthCheck?: ResolvedAgentCheck;
+  /** The app's or pod container's `check` (a Mesos check, reported and never acted upon), resolved; none without one. */
+  readonly check?: LaunchCheck;
   readonly killGracePeriodMs: number;
   /** The persistent volumes of a resident instance (on its reservation), mounted at their `containerPath`. */
   readonly persistentVolumes?: readonly PersistentVolume[];
@@ -130,6 +132,28 @@ export interface ResolvedAgentCheck {
    * container, when it names one (0: the same as the host port); undefined otherwise.
    */
   readonly containerPort?: number;
+}
+
+/**
+ * A task's Mesos check (Marathon's `check` of an app or of a pod container) resolved by the core's
+ * launcher (launcher/launch-check.ts): what to run and when, with every time in milliseconds
+ * (Marathon's defaults filled in: first `delayMs` after the task runs, then every `intervalMs`,
+ * each run given `timeoutMs`). HTTP and TCP checks carry the port resolved as for an agent-run
+ * health check ({@link ResolvedAgentCheck}): `port` the host port (the port itself, without one),
+ * and on container networking `containerPort`, the port inside the container (0: the host port).
+ */
+export type LaunchCheck = LaunchCheckTiming & (
+  | { readonly kind: 'http'; readonly port: number; readonly containerPort?: number; readonly path?: string }
+  | { readonly kind: 'tcp'; readonly port: number; readonly containerPort?: number }
+  | { readonly kind: 'command'; readonly command: LaunchCommand }
+);
+
+/** When a {@link LaunchCheck} runs. */
+export interface LaunchCheckTiming {
+  readonly delayMs: number;
+  readonly intervalMs: number;
+  /** 0: no limit (as Mesos's `timeout_seconds` 0). */
+  readonly timeoutMs: number;
 }
 
 /**

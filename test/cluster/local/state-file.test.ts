@@ -149,6 +149,31 @@ t.test('records are written in their stored form and read back as they were (Sto
   t.same(new StateFile(file.path).load()?.executors, [full, executor('b', 3)]);
 });
 
+t.test('a task\'s check and its last check status are stored and read back; a malformed one is set aside', async (t) => {
+  const checks: [string, NonNullable<ExecutorRecord['tasks'][0]['check']>, ExecutorRecord['tasks'][0]['checkStatus']][] = [
+    ['http with path and container port', { kind: 'http', port: 31_000, containerPort: 80, path: '/ok', delayMs: 0, intervalMs: 1000, timeoutMs: 500 }, { http: { statusCode: 200 } }],
+    ['tcp, no status yet', { kind: 'tcp', port: 31_001, delayMs: 15_000, intervalMs: 60_000, timeoutMs: 20_000 }, undefined],
+    ['a shell command', { kind: 'command', command: { shell: 'true' }, delayMs: 0, intervalMs: 1000, timeoutMs: 0 }, { command: { exitCode: 0 } }],
+    ['an argv command, no result', { kind: 'command', command: { argv: ['/bin/true'] }, delayMs: 0, intervalMs: 1000, timeoutMs: 0 }, { command: {} }],
+  ];
+  for (const [name, check, checkStatus] of checks) {
+    const file = fresh(t);
+    const record = executor('a', 7);
+    record.tasks[0] = { ...record.tasks[0], check, ...(checkStatus === undefined ? {} : { checkStatus }) };
+    file.save({ version: 1, frameworkId: 'fw', executors: [record] });
+    file.close();
+    t.same(new StateFile(file.path).load()?.executors, [record], name);
+  }
+  const file = fresh(t);
+  const bad = executor('bad', 7);
+  file.save({ version: 1, frameworkId: 'fw', executors: [executor('a', 1)] });
+  file.close();
+  const snapshot = JSON.parse(readFileSync(file.path, 'utf8')) as { executors: unknown[] };
+  snapshot.executors.push({ ...executorToStored(bad), tasks: [{ ...executorToStored(bad).tasks[0], check: { kind: 'udp', delayMs: 0, intervalMs: 1, timeoutMs: 1 } }] });
+  writeFileSync(file.path, JSON.stringify(snapshot));
+  t.same(new StateFile(file.path, () => undefined).load()?.executors.map((e) => e.executorKey), ['a'], 'a check of no known kind fails the schema');
+});
+
 t.test('an executor record that fails its schema is set aside (kept with why, reported) and the rest loads (issue 11)', async (t) => {
   const file = fresh(t);
   file.save({ version: 1, frameworkId: 'fw', executors: [executor('a', 1)] });

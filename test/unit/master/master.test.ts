@@ -163,6 +163,27 @@ t.test('updates, acknowledgements and reconciliation answers (§7.1, §7.2)', as
   t.same(h.killed.length, 1, 'a forgotten task is not killed again');
 });
 
+t.test('check statuses: carried by executor updates, answered by reconciliation as the last one sent, and by adoption as recorded (§5.5)', async (t) => {
+  const h = twoAgents();
+  h.master.accept('O1', [launchOf(masterTask('t1', 'a', masterScalars(1, 10)))], 0);
+  h.report('t1', 'TASK_RUNNING');
+  h.master.taskUpdate('t1', 'TASK_RUNNING', 'REASON_TASK_CHECK_STATUS_UPDATED', undefined, undefined, { http: { statusCode: 503 } });
+  t.match(h.statuses('t1').pop(), { state: 'TASK_RUNNING', reason: 'REASON_TASK_CHECK_STATUS_UPDATED', checkStatus: { http: { statusCode: 503 } }, uuid: String });
+  h.report('t1', 'TASK_RUNNING', true);
+  t.equal(h.statuses('t1').pop()?.checkStatus, undefined, 'an update without a check status carries none (the core keeps the last)');
+  h.master.reconcile([{ taskId: 't1' }]);
+  t.match(h.statuses('t1').pop(), { reason: 'REASON_RECONCILIATION', healthy: true, checkStatus: { http: { statusCode: 503 } } });
+
+  const r = new MasterHarness();
+  r.master.addAgent(agentSpec('a'));
+  r.master.adoptExecutor({
+    agentId: 'a', executorId: 'e1', group: false, allocation: [],
+    tasks: [{ taskId: 'p1', state: 'TASK_RUNNING', checkStatus: { tcp: { succeeded: true } } }],
+  });
+  r.master.reconcile([]);
+  t.match(r.statuses('p1'), [{ state: 'TASK_RUNNING', reason: 'REASON_RECONCILIATION', checkStatus: { tcp: { succeeded: true } } }]);
+});
+
 t.test('adoptExecutor books what survived a restart and remembers its live tasks as recorded', async (t) => {
   const h = new MasterHarness();
   h.master.addAgent(agentSpec('a'));

@@ -318,6 +318,32 @@ export interface HealthCheck {
   tcp?: TCPCheckInfo;
 }
 
+/**
+ * `mesos.v1.CheckInfo` (§5.5): a generalized check the built-in executors run and report in
+ * `TaskStatus.check_status`, never acting upon it. Set `type` and the one matching sub-message.
+ * Mesos's defaults: delay 15 s, interval 10 s, timeout 20 s (pacer always sends all three).
+ */
+export interface CheckInfo {
+  type?: HealthCheckType;
+  command?: { command: CommandInfo };
+  http?: { port: number; path?: string };
+  delaySeconds?: number;
+  intervalSeconds?: number;
+  timeoutSeconds?: number;
+  tcp?: { port: number };
+}
+
+/**
+ * `mesos.v1.CheckStatusInfo` (§5.5): the latest result of a task's check; a present but empty
+ * sub-message means no result yet (or the check timed out or could not run).
+ */
+export interface CheckStatusInfo {
+  type?: HealthCheckType;
+  command?: { exitCode?: number };
+  http?: { statusCode?: number };
+  tcp?: { succeeded?: boolean };
+}
+
 /** `mesos.v1.DiscoveryInfo.Visibility`. */
 export type DiscoveryVisibility = 'FRAMEWORK' | 'CLUSTER' | 'EXTERNAL';
 /** `mesos.v1.Port`. */
@@ -448,6 +474,7 @@ export interface TaskInfo {
   labels?: Labels;
   discovery?: DiscoveryInfo;
   killPolicy?: KillPolicy;
+  check?: CheckInfo;
   maxCompletionTime?: DurationInfo;
 }
 
@@ -573,6 +600,7 @@ export interface TaskStatus {
   labels?: Labels;
   containerStatus?: ContainerStatus;
   unreachableTime?: TimeInfo;
+  checkStatus?: CheckStatusInfo;
   limitation?: TaskResourceLimitation;
 }
 

@@ -1208,6 +1208,136 @@ export const mesosDescriptor: INamespace = {
                 }
               }
             },
+            "CheckInfo": {
+              "edition": "proto2",
+              "fields": {
+                "type": {
+                  "type": "Type",
+                  "id": 1
+                },
+                "command": {
+                  "type": "Command",
+                  "id": 2
+                },
+                "http": {
+                  "type": "Http",
+                  "id": 3
+                },
+                "delay_seconds": {
+                  "type": "double",
+                  "id": 4,
+                  "options": {
+                    "default": 15
+                  }
+                },
+                "interval_seconds": {
+                  "type": "double",
+                  "id": 5,
+                  "options": {
+                    "default": 10
+                  }
+                },
+                "timeout_seconds": {
+                  "type": "double",
+                  "id": 6,
+                  "options": {
+                    "default": 20
+                  }
+                },
+                "tcp": {
+                  "type": "Tcp",
+                  "id": 7
+                }
+              },
+              "nested": {
+                "Type": {
+                  "values": {
+                    "UNKNOWN": 0,
+                    "COMMAND": 1,
+                    "HTTP": 2,
+                    "TCP": 3
+                  }
+                },
+                "Command": {
+                  "fields": {
+                    "command": {
+                      "rule": "required",
+                      "type": "CommandInfo",
+                      "id": 1
+                    }
+                  }
+                },
+                "Http": {
+                  "fields": {
+                    "port": {
+                      "rule": "required",
+                      "type": "uint32",
+                      "id": 1
+                    },
+                    "path": {
+                      "type": "string",
+                      "id": 2
+                    }
+                  }
+                },
+                "Tcp": {
+                  "fields": {
+                    "port": {
+                      "rule": "required",
+                      "type": "uint32",
+                      "id": 1
+                    }
+                  }
+                }
+              }
+            },
+            "CheckStatusInfo": {
+              "edition": "proto2",
+              "fields": {
+                "type": {
+                  "type": "CheckInfo.Type",
+                  "id": 1
+                },
+                "command": {
+                  "type": "Command",
+                  "id": 2
+                },
+                "http": {
+                  "type": "Http",
+                  "id": 3
+                },
+                "tcp": {
+                  "type": "Tcp",
+                  "id": 4
+                }
+              },
+              "nested": {
+                "Command": {
+                  "fields": {
+                    "exit_code": {
+                      "type": "int32",
+                      "id": 1
+                    }
+                  }
+                },
+                "Http": {
+                  "fields": {
+                    "status_code": {
+                      "type": "uint32",
+                      "id": 1
+                    }
+                  }
+                },
+                "Tcp": {
+                  "fields": {
+                    "succeeded": {
+                      "type": "bool",
+                      "id": 1
+                    }
+                  }
+                }
+              }
+            },
             "DiscoveryInfo": {
               "edition": "proto2",
               "fields": {
@@ -1716,6 +1846,10 @@ export const mesosDescriptor: INamespace = {
                   "type": "KillPolicy",
                   "id": 12
                 },
+                "check": {
+                  "type": "CheckInfo",
+                  "id": 13
+                },
                 "max_completion_time": {
                   "type": "DurationInfo",
                   "id": 14
@@ -1839,6 +1973,10 @@ export const mesosDescriptor: INamespace = {
                 "unreachable_time": {
                   "type": "TimeInfo",
                   "id": 14
+                },
+                "check_status": {
+                  "type": "CheckStatusInfo",
+                  "id": 15
                 },
                 "limitation": {
                   "type": "TaskResourceLimitation",

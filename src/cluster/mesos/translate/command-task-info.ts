@@ -3,6 +3,7 @@ import type { CommandInfo, ContainerInfo, Resource, TaskInfo } from '../codec/me
 import { agentCheckPort } from './agent-check-port';
 import { discoveryOf } from './discovery-to-mesos';
 import { fetchUris } from './fetch-uris';
+import { checkToMesos } from './check-to-mesos';
 import { healthCheckToMesos } from './health-check-to-mesos';
 import { killPolicyOf } from './kill-policy';
 import { labelsToMesos } from './labels-to-mesos';
@@ -22,7 +23,7 @@ export interface TaskInfoParts {
  * LAUNCH (app-task-info.ts) and for each task of a pod's LAUNCH_GROUP (pod-launch-group.ts) alike:
  * `task_id`, `agent_id`, the offered `resources` the core took; the `command` with the task
  * environment (mesos-task-env.ts), the `fetch` URIs and the `user`; the agent-run `health_check`
- * (health-check-to-mesos.ts); `kill_policy.grace_period` from the launch's grace period;
+ * (health-check-to-mesos.ts); the `check` (check-to-mesos.ts); `kill_policy.grace_period` from the launch's grace period;
  * `labels`; `discovery` from its named ports (discovery-to-mesos.ts). The one assembly of both.
  */
 export function commandTaskInfo(launch: TaskLaunch, resources: Resource[], parts: TaskInfoParts): TaskInfo {
@@ -44,6 +45,7 @@ export function commandTaskInfo(launch: TaskLaunch, resources: Resource[], parts
     ...(parts.container === undefined ? {} : { container: parts.container }),
     ...(healthCheck === undefined ? {} : { healthCheck }),
     killPolicy: killPolicyOf(launch.killGracePeriodMs),
+    ...(launch.check === undefined ? {} : { check: checkToMesos(launch.check) }),
     ...(labels === undefined ? {} : { labels }),
     discovery: discoveryOf(launch),
   };

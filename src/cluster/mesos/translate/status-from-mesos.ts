@@ -1,6 +1,7 @@
 import type { TaskStatus } from '../../../scheduler/model/inputs';
 import type { TaskState } from '../../../scheduler/model/task-state';
-import type { ContainerStatus, TaskState as MesosTaskState, TaskStatus as MesosTaskStatus } from '../codec/mesos-model';
+import type { CheckStatus } from '../../../scheduler/model/checks';
+import type { CheckStatusInfo, ContainerStatus, TaskState as MesosTaskState, TaskStatus as MesosTaskStatus } from '../codec/mesos-model';
 import { type IpAddress, MAX_IP_ADDRESS_CHARS, MAX_TASK_IP_ADDRESSES } from '../../../scheduler/model/ip-address';
 import { UNRECOGNIZED_PREFIX } from '../codec/read-message';
 import { uuidFromBytes } from './uuid-bytes';
@@ -49,7 +50,8 @@ export function unknownTaskState(status: MesosTaskStatus): string | undefined {
  * (uuid-bytes.ts): it is what tells the core to acknowledge (§7.1: never ACK an update without
  * one). Turn it back into bytes with `uuidToBytes` for the ACKNOWLEDGE call. Throws on a state pacer
  * does not know (`unknownTaskState`: the caller keeps such an update from the core). The
- * container's IP addresses are copied when it has any (`ipAddressesOf`).
+ * container's IP addresses are copied when it has any (`ipAddressesOf`); the check's status
+ * (`check_status`, §5.5) when present (`checkStatusOf`).
  */
 export function statusFromMesos(status: MesosTaskStatus): TaskStatus {
   const unknown = unknownTaskState(status);
@@ -64,6 +66,20 @@ export function statusFromMesos(status: MesosTaskStatus): TaskStatus {
   if (status.unreachableTime !== undefined) out.unreachableSinceMs = nanosToMs(status.unreachableTime.nanoseconds);
   const ips = ipAddressesOf(status.containerStatus);
   if (ips.length > 0) out.ipAddresses = ips;
+  if (status.checkStatus !== undefined) out.checkStatus = checkStatusOf(status.checkStatus);
+  return out;
+}
+
+/**
+ * A `check_status` (§5.5) as the core's check status: each sub-message present kept, with its value
+ * when it has one (an empty one: no result yet). `type` is not needed: the sub-message says it.
+ * The core judges the values (model/checks.ts `checkResultOf`).
+ */
+function checkStatusOf(info: CheckStatusInfo): CheckStatus {
+  const out: { -readonly [K in keyof CheckStatus]: CheckStatus[K] } = {};
+  if (info.command !== undefined) out.command = info.command.exitCode === undefined ? {} : { exitCode: info.command.exitCode };
+  if (info.http !== undefined) out.http = info.http.statusCode === undefined ? {} : { statusCode: info.http.statusCode };
+  if (info.tcp !== undefined) out.tcp = info.tcp.succeeded === undefined ? {} : { succeeded: info.tcp.succeeded };
   return out;
 }
 

@@ -167,6 +167,10 @@ export function fullTask(): Full<TaskInfo> {
     labels: fullLabels(),
     discovery: fullDiscovery(),
     killPolicy: { gracePeriod: { nanoseconds: 30_000_000_000 } },
+    check: {
+      type: 'HTTP', command: { command: fullCommand() }, http: { port: 8080, path: '/ready' },
+      delaySeconds: 1.5, intervalSeconds: 2.5, timeoutSeconds: 3.5, tcp: { port: 8081 },
+    },
     maxCompletionTime: { nanoseconds: 60_000_000_000 },
   };
 }
@@ -271,6 +275,7 @@ export function fullStatus(): Full<TaskStatus> {
       containerId: { value: 'c2', parent: { value: 'c1' } } as Full<ContainerID>,
     },
     unreachableTime: { nanoseconds: 1_795_336_562_000_000_000n },
+    checkStatus: { type: 'TCP', command: { exitCode: -1 }, http: { statusCode: 503 }, tcp: { succeeded: false } },
     limitation: { resources: [fullResource()] },
   };
 }

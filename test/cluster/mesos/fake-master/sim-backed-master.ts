@@ -1,4 +1,5 @@
 import type { AgentAttribute } from '../../../../src/scheduler/model/agent';
+import type { CheckStatus } from '../../../../src/scheduler/model/checks';
 import type { SchedulerInput, TaskStatus as CoreTaskStatus } from '../../../../src/scheduler/model/inputs';
 import type { OfferOperation as CoreOperation, TaskLaunch } from '../../../../src/scheduler/model/launch';
 import type { Offer, OfferedPool } from '../../../../src/scheduler/model/offer';
@@ -7,7 +8,7 @@ import type { PortRange } from '../../../../src/scheduler/model/resources';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 import { instanceIdOfTask } from '../../../../src/scheduler/kernel/ids';
 import type {
-  Attribute, Call, Event, ExecutorInfo, Offer as MesosOffer, OfferOperation, Resource, TaskInfo, TaskStatus as MesosTaskStatus, TaskStatusReason,
+  Attribute, Call, CheckStatusInfo, Event, ExecutorInfo, Offer as MesosOffer, OfferOperation, Resource, TaskInfo, TaskStatus as MesosTaskStatus, TaskStatusReason,
 } from '../../../../src/cluster/mesos/codec/mesos-model';
 import { nanosToMs } from '../../../../src/cluster/mesos/translate/nanos-to-ms';
 import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
@@ -19,6 +20,7 @@ import type { SimEvent } from '../../../../sim/cluster/sim-event';
 import type { WorldStreams } from '../../../../sim/sim-context';
 import { refuseMsOfFilters } from '../../../../src/master/refuse-filter';
 import { agentCheckOfMesos } from './agent-check-of-mesos';
+import { checkOfMesos } from './check-of-mesos';
 import { FakeMaster } from './fake-master';
 import { makeTaskLaunch } from '../../../builders/launch-builders';
 
@@ -448,6 +450,8 @@ export class SimBackedMaster {
     }
     const healthCheck = info.healthCheck === undefined ? undefined : agentCheckOfMesos(info.healthCheck);
     if (typeof healthCheck === 'string') this.problems.push(`task ${taskId}: ${healthCheck}`);
+    const check = info.check === undefined ? undefined : checkOfMesos(info.check);
+    if (typeof check === 'string') this.problems.push(`task ${taskId}: ${check}`);
     const resources = info.resources ?? [];
     const pools = this.poolsOf(resources, taskId);
     const volumes = pools.flatMap((p) => p.volumes ?? []);
@@ -466,6 +470,7 @@ export class SimBackedMaster {
       killGracePeriodMs: graceNs === undefined ? 3000 : nanosToMs(graceNs),
       ...(volumes.length === 0 ? {} : { persistentVolumes: volumes }),
       ...(healthCheck === undefined || typeof healthCheck === 'string' ? {} : { healthCheck }),
+      ...(check === undefined || typeof check === 'string' ? {} : { check }),
     });
     return { kind: 'launch', task, allocation };
   }
@@ -579,6 +584,7 @@ function mesosStatusOf(status: CoreTaskStatus): MesosTaskStatus {
     ...(status.reason === undefined ? {} : { reason: status.reason as TaskStatusReason }),
     ...(status.message === undefined ? {} : { message: status.message }),
     ...(status.healthy === undefined ? {} : { healthy: status.healthy }),
+    ...(status.checkStatus === undefined ? {} : { checkStatus: checkStatusInfoOf(status.checkStatus) }),
     // The simulated host's address, where a Mesos agent reports a host-network task's (its own IP).
     ...(status.ipAddresses === undefined ? {} : {
       containerStatus: { networkInfos: [{ ipAddresses: status.ipAddresses.map((ip) => ({ ipAddress: ip.ipAddress, protocol: ip.protocol })) }] },
@@ -589,4 +595,11 @@ function mesosStatusOf(status: CoreTaskStatus): MesosTaskStatus {
     source: status.uuid === undefined ? 'SOURCE_MASTER' : 'SOURCE_EXECUTOR',
     ...(status.uuid === undefined ? {} : { uuid: new TextEncoder().encode(status.uuid) }),
   };
+}
+
+/** A simulated check status as the `check_status` a Mesos executor sends: `type` set, and its sub-message. */
+function checkStatusInfoOf(status: CheckStatus): CheckStatusInfo {
+  if (status.http !== undefined) return { type: 'HTTP', http: { ...status.http } };
+  if (status.tcp !== undefined) return { type: 'TCP', tcp: { ...status.tcp } };
+  return { type: 'COMMAND', command: { ...status.command } };
 }
