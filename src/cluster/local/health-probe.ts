@@ -50,9 +50,12 @@ function probeOf(resolved: ResolvedAgentCheck, ctx: ProbeContext, signal: AbortS
 function httpProbe(https: boolean, port: number, path: string, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     const options = { host: CHECK_HOST, port, path, method: 'GET', agent: false as const, signal };
-    const onResponse = (res: { statusCode?: number; resume(): void }): void => {
+    const onResponse = (res: { statusCode?: number; destroy(): void }): void => {
       const status = res.statusCode ?? 0;
-      res.resume();
+      // Judged on the status line; the body is not read, and the connection goes with it: drained
+      // instead (`resume()`), an answer that never ends (an event stream as the checked path) kept
+      // one connection open per check, for good, once the check's timeout had been cleared.
+      res.destroy();
       resolve(status >= 200 && status <= 399);
     };
     const req = https ? httpsRequest({ ...options, rejectUnauthorized: false }, onResponse) : httpRequest(options, onResponse);
