@@ -70,7 +70,8 @@ function shortDeploymentId(id: string): string {
  * Events that decide nothing (status updates, staging, group changes, step successes) read as
  * undefined. It remembers the last condition of each live instance to tell a goal change (the kill
  * order) from a condition change, and which kills it announced, so a kill reads once; both are
- * forgotten when the instance ends. `lookup` (the core) gives the kill reason; {@link sweep} finds
+ * forgotten when the instance ends. The launch delay it announced last per run spec is forgotten
+ * when the run spec is deleted (`app_terminated_event`). `lookup` (the core) gives the kill reason; {@link sweep} finds
  * the unreachable instances the core forgot without an event.
  */
 export class DecisionReader {
@@ -80,7 +81,11 @@ export class DecisionReader {
   private readonly watched = new Map<string, InstanceChangedEvent>();
   /** Run specs an instance of which ended since the last sweep: a launch delay may have started. */
   private readonly ended = new Set<string>();
-  /** The launch delay deadline announced last, per run spec. */
+  /**
+   * The launch delay deadline announced last, per run spec; forgotten when the run spec is deleted
+   * (it was kept for good: one entry per app or pod id that ever backed off, so a churn of new ids
+   * grew it without bound, as a soak trial of 2026-12-03 found).
+   */
   private readonly backoffAnnounced = new Map<string, number>();
 
   /**
@@ -88,6 +93,11 @@ export class DecisionReader {
    * launch delays, {@link sweep} also reads backoffs.
    */
   constructor(private readonly lookup?: InstanceLookup, private readonly clock?: { nowMs(): number }) {}
+
+  /** Entries this reader keeps about instances and run specs (for tests: what is gone must be forgotten). */
+  get remembered(): number {
+    return this.lastCondition.size + this.killAnnounced.size + this.watched.size + this.ended.size + this.backoffAnnounced.size;
+  }
 
   read(event: MarathonEvent, instance?: InstanceAtEvent): Decision | undefined {
     switch (event.eventType) {
@@ -132,6 +142,9 @@ export class DecisionReader {
           text: `unknown ${shortInstanceId(event.instanceId)} of ${event.runSpecId} killed (${event.condition})`,
         };
       case 'app_terminated_event':
+        // Sent for apps and pods alike: what this reader keeps per run spec goes with it.
+        this.backoffAnnounced.delete(event.appId);
+        this.ended.delete(event.appId);
         return { kind: 'deleted', runSpecId: event.appId, text: `${event.appId} deleted` };
       default:
         return undefined;

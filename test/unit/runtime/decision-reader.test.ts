@@ -239,3 +239,25 @@ t.test('the drop of an unplaced instance the reader never saw before, delivered 
   t.equal(drop?.text, 'drop unplaced web.instance-705d41b3 of /web: scale-down (more instances than the target)');
   t.equal(reader.read(changed('Scheduled', null), { goal: 'Running', killReason: undefined }), undefined, 'seen waiting first: nothing');
 });
+
+t.test('a deleted run spec is forgotten: a churn of new app ids that back off leaves nothing behind (a soak trial)', async (t) => {
+  // Each case: app ids created, failed (a backoff announced), then deleted; the reader must keep nothing of them.
+  const cases: { name: string; apps: number; deleted: boolean; remembered: (apps: number) => number }[] = [
+    { name: 'deleted', apps: 50, deleted: true, remembered: () => 0 },
+    { name: 'still there', apps: 3, deleted: false, remembered: (apps) => apps },
+  ];
+  for (const c of cases) {
+    const nowMs = 10_000;
+    const reader = new DecisionReader({ instance: () => ({ goal: 'Running' }), backoffUntilMs: () => nowMs + 1000 }, { nowMs: () => nowMs });
+    for (let n = 0; n < c.apps; n++) {
+      const appId = `/ci/build-${n}`;
+      const instanceId = `ci_build-${n}.instance-705d41b3-b83a-4221-aefc-5ab6e8d29917`;
+      const at = (condition: Condition): MarathonEvent => ({ ...changed(condition, 'agent-1', instanceId), runSpecId: appId } as MarathonEvent);
+      reader.read(at('Running'));
+      reader.read(at('Failed'));
+      t.match(reader.sweep(), [{ kind: 'backoff', runSpecId: appId }], `${c.name}: ${appId} backs off`);
+      if (c.deleted) reader.read({ eventType: 'app_terminated_event', timestamp: TS, appId });
+    }
+    t.equal(reader.remembered, c.remembered(c.apps), `${c.name}: entries kept`);
+  }
+});

@@ -1,4 +1,6 @@
 import t from 'tap';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Instance } from '../../../../src/scheduler/model/instance';
 import { InstanceQueue } from '../../../../src/scheduler/state/instance-queue';
 
@@ -161,5 +163,46 @@ t.test('find: the first instance from the head that the predicate accepts; take:
     const drained: string[] = [];
     for (let i = q.shift(); i !== undefined; i = q.shift()) drained.push(i.instanceId);
     t.same(drained, c.rest, `${c.name}: shifts give the same`);
+  }
+});
+
+t.test('the queue holds no instance it no longer has (a soak trial: a crash loop kept up to 1,024 gone instances per app)', async (t) => {
+  // Each case queues instances and takes all but `kept` out again; the ones out must be collectable.
+  // Instances are made in `fill`, so only the queue (and the WeakRefs) could hold them.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const cases: { name: string; fill: (q: InstanceQueue) => WeakRef<Instance>[]; kept: number }[] = [
+    { name: 'shifted one at a time (a crash loop)', kept: 0, fill: (q) => Array.from({ length: 100 }, (_, n) => {
+      const i = inst(n);
+      q.push(i);
+      q.shift();
+      return new WeakRef(i);
+    }) },
+    { name: 'shifted from a queue that never drains', kept: 1, fill: (q) => {
+      const refs = Array.from({ length: 100 }, (_, n) => {
+        const i = inst(n);
+        q.push(i);
+        return new WeakRef(i);
+      });
+      for (let n = 0; n < 99; n++) q.shift();
+      return refs;
+    } },
+    { name: 'removed, then passed by the head', kept: 1, fill: (q) => {
+      const all = Array.from({ length: 50 }, (_, n) => inst(n));
+      q.pushAll(all);
+      for (const i of all.slice(1, 49)) q.remove(i);
+      q.shift();
+      q.peek();
+      return all.map((i) => new WeakRef(i));
+    } },
+  ];
+  for (const c of cases) {
+    const q = new InstanceQueue();
+    const refs = c.fill(q);
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    const alive = refs.filter((r) => r.deref() !== undefined).length;
+    t.equal(alive, c.kept, `${c.name}: only what is still queued is alive`);
+    t.equal(q.length, c.kept, `${c.name}: length`);
   }
 });
