@@ -36,7 +36,8 @@ export type { GroupUpdate } from './groups/group-update';
 export { MAX_ID_LENGTH, PATH_PATTERN_MESSAGE, comparePathIds, dotSegmentProblems, isAncestor, isCanonical, isTopLevel, joinSegments, notChildMessage, PATH_ID_PATTERN, parentOf, resolvePathId, segments, topLevelOf, validatePathId } from './groups/path-id';
 export { NOT_TOP_LEVEL_MESSAGE, defaultRoleWhen, enforceRoleProblem, enforcesRole, groupRoleOf, residentStarRoleMessage, roleContextOf, roleNotAllowedMessage, rolesAllowed } from './groups/role-rules';
 export { servicePortsOf } from './groups/service-ports';
-export { SINGLE_INSTANCE_UPGRADE, isSingleInstance, scalaDouble } from './groups/single-instance';
+export { SINGLE_INSTANCE_UPGRADE, isSingleInstance } from './groups/single-instance';
+export { javaDouble } from './kernel/java-double';
 export { allGroups, allRunSpecs, findGroup, findRunSpec } from './groups/tree-query';
 export { withRunSpec } from './groups/with-run-spec';
 

@@ -4,7 +4,7 @@ import { appPortSlots } from '../../scheduler/model/app-ports';
 import type { GivenExecutorResources, ResourceLimit, ResourceLimits } from '../../scheduler/model/resource-limits';
 import type { UpgradePolicy } from '../../scheduler/model/run-spec';
 import type { Secrets } from '../../scheduler/model/secrets';
-import { isSingleInstance, scalaDouble, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/index';
+import { isSingleInstance, javaDouble, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/index';
 import { appContainerFromWire } from './app-container-from-wire';
 import { appFetchFromWire } from './app-fetch-from-wire';
 import { appHealthChecksFromWire } from './app-health-checks-from-wire';
@@ -243,7 +243,7 @@ export function resourceLimitsFromWire(holder: WireObject, requested?: WireResou
       // The request as written (Marathon compares its doubles), not the core's thousandths.
       const asked = requested?.[key];
       if (value !== undefined && asked !== undefined && value < asked) {
-        limits.fail(key, `resource limit must be greater than or equal to requested resource (${scalaDouble(asked)})`);
+        limits.fail(key, `resource limit must be greater than or equal to requested resource (${javaDouble(asked)})`);
       }
     }
   }

@@ -2,7 +2,7 @@ import type { AppSpec } from '../model/app';
 import type { Group } from './group';
 import type { RunSpec } from '../model/run-spec';
 import type { DvdiVolumeInfo } from '../model/volumes';
-import { scalaDouble } from './single-instance';
+import { javaDouble } from '../kernel/java-double';
 import { allRunSpecs } from './tree-query';
 import type { ValidationDetail } from './validation-detail';
 
@@ -45,7 +45,7 @@ export function dvdiVolumeViolations(root: Group, spec: RunSpec): ValidationDeta
   if (spec.instances > 1) rootErrors.push(dvdiInstancesMessage(spec.id));
   if (rootErrors.length > 0) out.push({ path: '/', errors: rootErrors });
   const over = spec.upgrade.maximumOverCapacity;
-  if (over !== 0) out.push({ path: '/upgradeStrategy/maximumOverCapacity', errors: [`got ${scalaDouble(over)}, expected 0.0`] });
+  if (over !== 0) out.push({ path: '/upgradeStrategy/maximumOverCapacity', errors: [`got ${javaDouble(over)}, expected 0.0`] });
   const conflicts = nameConflicts(root, spec, new Set(unshared));
   if (conflicts.length > 0) out.push({ path: '/container', errors: conflicts });
   return out;

@@ -1,3 +1,4 @@
+import { javaDouble } from '../kernel/java-double';
 import type { RunSpec, UpgradePolicy } from '../model/run-spec';
 import type { ValidationDetail } from './validation-detail';
 
@@ -31,12 +32,7 @@ export function singleInstanceViolations(spec: RunSpec): ValidationDetail[] {
   if (spec.instances > 1) out.push({ path: '/', errors: [SINGLE_INSTANCE_MESSAGE] });
   for (const field of ['minimumHealthCapacity', 'maximumOverCapacity'] as const) {
     const got = spec.upgrade[field];
-    if (got !== 0) out.push({ path: `/upgradeStrategy/${field}`, errors: [`got ${scalaDouble(got)}, expected 0.0`] });
+    if (got !== 0) out.push({ path: `/upgradeStrategy/${field}`, errors: [`got ${javaDouble(got)}, expected 0.0`] });
   }
   return out;
-}
-
-/** A number as Scala prints a Double (`1` → `1.0`, `0.5` → `0.5`), as Marathon's messages show it. */
-export function scalaDouble(n: number): string {
-  return Number.isInteger(n) ? n.toFixed(1) : String(n);
 }

@@ -2,6 +2,7 @@ import type { AppSpec } from '../model/app';
 import { networkModeOf } from '../model/networks';
 import type { PodContainer, PodSpec } from '../model/pod';
 import { fromMilli, type ExactScalars, type ScalarResources } from '../model/resources';
+import { javaDouble } from '../kernel/java-double';
 
 /** The instance-level facts a task's environment names. */
 export interface EnvFacts {
@@ -228,23 +229,13 @@ function runSpecVars(spec: AppSpec | PodSpec): Record<string, string> {
 
 function resourceVars(prefix: string, r: ScalarResources, exact: ExactScalars | undefined): Record<string, string> {
   return {
-    [`${prefix}_CPUS`]: jvmDouble(exact?.cpus ?? fromMilli(r.cpusMilli)),
-    [`${prefix}_MEM`]: jvmDouble(exact?.mem ?? fromMilli(r.memMilli)),
-    [`${prefix}_DISK`]: jvmDouble(exact?.disk ?? fromMilli(r.diskMilli)),
+    [`${prefix}_CPUS`]: javaDouble(exact?.cpus ?? fromMilli(r.cpusMilli)),
+    [`${prefix}_MEM`]: javaDouble(exact?.mem ?? fromMilli(r.memMilli)),
+    [`${prefix}_DISK`]: javaDouble(exact?.disk ?? fromMilli(r.diskMilli)),
     [`${prefix}_GPUS`]: String(r.gpus),
   };
 }
 
-/**
- * A number as Marathon writes the scalar resources, a JVM `Double.toString`: `1.0`, `0.5`,
- * `128.0`, and outside [0.001, 10^7) computerized scientific notation, `1.0E-7`, `1.5E7`.
- */
-export function jvmDouble(n: number): string {
-  const magnitude = Math.abs(n);
-  if (n === 0 || (magnitude >= 1e-3 && magnitude < 1e7)) return Number.isInteger(n) ? n.toFixed(1) : String(n);
-  const [mantissa, exponent] = n.toExponential().split('e');
-  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${exponent.replace('+', '')}`;
-}
 
 function nonEmpty(name: string | undefined): string | undefined {
   return name === undefined || name === '' ? undefined : name;

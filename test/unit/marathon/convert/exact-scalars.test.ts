@@ -1,5 +1,5 @@
 import t from 'tap';
-import { jvmDouble } from '../../../../src/scheduler/launcher/task-env';
+import { javaDouble } from '../../../../src/scheduler/kernel/java-double';
 import { sameConfig } from '../../../../src/scheduler/model/same-config';
 import { makeOffer } from '../../../builders/cluster-builders';
 import { appLaunchOn, podLaunchOn } from '../../../builders/launch-builders';
@@ -70,10 +70,10 @@ t.test('the task\'s MARATHON_*_RESOURCE_* variables carry the numbers written, a
   t.match(group.tasks[0].env, { MARATHON_CONTAINER_RESOURCE_CPUS: '0.0625', MARATHON_CONTAINER_RESOURCE_MEM: '64.0' });
 });
 
-t.test('jvmDouble writes a number as Java\'s Double.toString does', async (t) => {
+t.test('javaDouble writes a number as Java\'s Double.toString does', async (t) => {
   const table: [number, string][] = [
     [0, '0.0'], [1, '1.0'], [0.5, '0.5'], [128, '128.0'], [0.001, '0.001'], [0.0625, '0.0625'], [9_999_999, '9999999.0'],
     [0.0001, '1.0E-4'], [0.0000001, '1.0E-7'], [1.5e-5, '1.5E-5'], [10_000_000, '1.0E7'], [12_345_678, '1.2345678E7'],
   ];
-  for (const [n, text] of table) t.equal(jvmDouble(n), text, String(n));
+  for (const [n, text] of table) t.equal(javaDouble(n), text, String(n));
 });
