@@ -2,6 +2,7 @@ import { sameCheckStatus, type CheckStatus } from '../../scheduler/model/checks'
 import type { LaunchCheck } from '../../scheduler/model/launch';
 import { runCheck } from './check-probe';
 import type { ProbeContext } from './health-probe';
+import { RepeatingProbe } from './repeating-probe';
 
 /**
  * The runner of one task's `check` (Marathon's generalized check) on the local cluster, as a
@@ -12,48 +13,37 @@ import type { ProbeContext } from './health-probe';
  * never acted upon. One timer or one run at a time per task, nothing kept but the last status.
  */
 export class CheckRunner {
-  private timer: NodeJS.Timeout | undefined;
-  private readonly abort = new AbortController();
-  private stopped = false;
+  private readonly runs: RepeatingProbe<CheckStatus>;
   private last: CheckStatus;
 
   constructor(
     private readonly check: LaunchCheck,
-    private readonly ctx: ProbeContext,
+    ctx: ProbeContext,
     /** The status last reported (before a restart); undefined: none yet, which is the kind's empty status. */
     prior: CheckStatus | undefined,
     private readonly report: (status: CheckStatus) => void,
   ) {
     this.last = prior ?? emptyStatus(check);
+    this.runs = new RepeatingProbe((signal) => runCheck(check, ctx, signal), (status) => this.reported(status));
   }
 
-  /** Schedule the first run `delayMs` from now. */
+  /** Schedule the first run the check's `delayMs` from now. */
   start(): void {
-    this.schedule(this.check.delayMs);
+    this.runs.start(this.check.delayMs);
   }
 
   /** No more runs; a run in flight is abandoned. */
   stop(): void {
-    this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.abort.abort();
+    this.runs.stop();
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.run(), Math.max(0, delayMs));
-  }
-
-  private async run(): Promise<void> {
-    this.timer = undefined;
-    const status = await runCheck(this.check, this.ctx, this.abort.signal);
-    if (this.stopped) return;
+  /** Reports `status` when it differs from the last one reported; the next run an interval later. */
+  private reported(status: CheckStatus): number {
     if (!sameCheckStatus(status, this.last)) {
       this.last = status;
       this.report(status);
     }
-    this.schedule(this.check.intervalMs);
+    return this.check.intervalMs;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ResolvedAgentCheck } from '../../scheduler/model/launch';
 import { runProbe, type ProbeContext } from './health-probe';
+import { RepeatingProbe } from './repeating-probe';
 
 /** What a health checker tells its executor. */
 export interface HealthReports {
@@ -19,16 +20,14 @@ export interface HealthReports {
  * checking stops and the executor kills the task.
  */
 export class HealthChecker {
-  private timer: NodeJS.Timeout | undefined;
-  private readonly abort = new AbortController();
+  private readonly runs: RepeatingProbe<boolean>;
   private failures = 0;
   private hadSuccess: boolean;
   private healthy: boolean | undefined;
-  private stopped = false;
 
   constructor(
     private readonly resolved: ResolvedAgentCheck,
-    private readonly ctx: ProbeContext,
+    ctx: ProbeContext,
     private readonly launchedAtMs: number,
     /** The verdict last reported before a restart: a task once healthy is past its grace period. */
     priorHealthy: boolean | undefined,
@@ -36,33 +35,21 @@ export class HealthChecker {
   ) {
     this.healthy = priorHealthy;
     this.hadSuccess = priorHealthy === true;
+    this.runs = new RepeatingProbe((signal) => runProbe(resolved, ctx, signal), (passed) => this.verdict(passed, Date.now()));
   }
 
   /** Schedule the first check `delayMs` from now. */
   start(delayMs: number): void {
-    this.schedule(delayMs);
+    this.runs.start(delayMs);
   }
 
   /** No more checks; a check in flight is abandoned. */
   stop(): void {
-    this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.abort.abort();
+    this.runs.stop();
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.check(), Math.max(0, delayMs));
-  }
-
-  private async check(): Promise<void> {
-    this.timer = undefined;
-    const passed = await runProbe(this.resolved, this.ctx, this.abort.signal);
-    if (!this.stopped) this.verdict(passed, Date.now());
-  }
-
-  private verdict(passed: boolean, nowMs: number): void {
+  /** Takes a check's result; the delay to the next check, or undefined when checking stops (exhausted). */
+  private verdict(passed: boolean, nowMs: number): number | undefined {
     const check = this.resolved.check;
     if (passed) {
       this.failures = 0;
@@ -71,21 +58,14 @@ export class HealthChecker {
         this.healthy = true;
         this.reports.result(true);
       }
-      this.schedule(check.intervalMs);
-      return;
+      return check.intervalMs;
     }
-    if (!this.hadSuccess && nowMs < this.launchedAtMs + check.gracePeriodMs) {
-      this.schedule(check.intervalMs);
-      return;
-    }
+    if (!this.hadSuccess && nowMs < this.launchedAtMs + check.gracePeriodMs) return check.intervalMs;
     this.failures++;
     this.healthy = false;
     this.reports.result(false);
-    if (this.failures >= check.maxConsecutiveFailures) {
-      this.stopped = true;
-      this.reports.exhausted();
-      return;
-    }
-    this.schedule(check.intervalMs);
+    if (this.failures < check.maxConsecutiveFailures) return check.intervalMs;
+    this.reports.exhausted();
+    return undefined;
   }
 }
