@@ -13,7 +13,7 @@ import { parseZkUrl, unsupportedZkUrlProblem } from '../cluster/mesos/zk/zk-url'
 import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-options';
 import { redactUrlValue } from '../cluster/url-credentials';
 import { masterBaseUrl } from '../cluster/mesos/transport/leader-url';
-import { agentAttributesProblem, agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT, MAX_LOCAL_AGENTS } from '../cluster/local/local-agent';
+import { agentPortsProblem, perAgentProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT, MAX_LOCAL_AGENTS } from '../cluster/local/local-agent';
 import { attributeFromText, MAX_ATTRIBUTE_CHARS } from '../cluster/local/agent-attribute-text';
 import type { PortRange } from '../scheduler/model/resources';
 import { MAX_INSTANCES } from '../scheduler/model/run-spec-limits';
@@ -515,14 +515,14 @@ const DOMAIN = new RegExp(`^([a-zA-Z0-9_.-]{1,${MAX_ATTRIBUTE_CHARS}})/([a-zA-Z0
 /** One domain for every local agent, or one per agent. */
 function agentDomainsConflict(c: PacerConfig): { error: string } | undefined {
   const domains = c.localAgentDomains;
-  if (domains === undefined || agentAttributesProblem(domains, c.localAgents) === undefined) return undefined;
+  if (domains === undefined || perAgentProblem('domains', domains, c.localAgents) === undefined) return undefined;
   return { error: `--local_agent_domains gives ${domains.length} domains with --local_agents ${c.localAgents}: expected one domain for every agent, or one per agent` };
 }
 
 /** One attribute list for every local agent, or one per agent. */
 function agentAttributesConflict(c: PacerConfig): { error: string } | undefined {
   const lists = c.localAgentAttributes;
-  if (lists === undefined || agentAttributesProblem(lists, c.localAgents) === undefined) return undefined;
+  if (lists === undefined || perAgentProblem('attribute lists', lists, c.localAgents) === undefined) return undefined;
   return { error: `--local_agent_attributes gives ${lists.length} attribute lists with --local_agents ${c.localAgents}: expected one list for every agent, or one per agent` };
 }
 

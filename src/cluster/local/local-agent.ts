@@ -32,12 +32,12 @@ export function defaultAgentPorts(count: number): PortRange {
 export const MAX_LOCAL_AGENTS = 64;
 
 /**
- * Why `lists` of agent attributes (or domains) cannot go to `count` agents (undefined when they
- * can): one for every agent, or one per agent.
+ * Why per-agent `items` (attribute lists, fault domains) cannot go to `count` agents (undefined
+ * when they can): one for every agent, or one per agent. `noun` names them in the answer.
  */
-export function agentAttributesProblem(lists: readonly unknown[], count: number): string | undefined {
-  if (lists.length <= 1 || lists.length === count) return undefined;
-  return `${lists.length} attribute lists for ${count} agents: expected one list for every agent, or one per agent`;
+export function perAgentProblem(noun: string, items: readonly unknown[], count: number): string | undefined {
+  if (items.length <= 1 || items.length === count) return undefined;
+  return `${items.length} ${noun} for ${count} agents: expected one for every agent, or one per agent`;
 }
 
 /**
@@ -76,10 +76,10 @@ function defaultAgents(
   count: number, ports: PortRange = defaultAgentPorts(count), attributes: readonly Readonly<Record<string, string>>[] = [], domains: readonly AgentDomain[] = [],
 ): LocalAgentOptions[] {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`agents must be a positive integer, got ${count}`);
-  const attributesProblem = agentAttributesProblem(attributes, count);
+  const attributesProblem = perAgentProblem('attribute lists', attributes, count);
   if (attributesProblem !== undefined) throw new RangeError(attributesProblem);
-  const domainsProblem = agentAttributesProblem(domains, count);
-  if (domainsProblem !== undefined) throw new RangeError(`domains: ${domainsProblem}`);
+  const domainsProblem = perAgentProblem('domains', domains, count);
+  if (domainsProblem !== undefined) throw new RangeError(domainsProblem);
   const problem = agentPortsProblem(ports, count);
   if (problem !== undefined) throw new RangeError(`agent ports: ${problem}`);
   const [first, last] = ports;
