@@ -4,6 +4,7 @@ import { healthCheckPort } from '../model/health-check-port';
 import type { LaunchCheck, LaunchCheckTiming, LaunchCommand } from '../model/launch';
 import { networkModeOf } from '../model/networks';
 import type { PodContainer, PodSpec } from '../model/pod';
+import { podEndpointPort } from './pod-endpoint-port';
 
 /**
  * An app task's `check` resolved for the task with these host ports (Marathon's TaskBuilder:
@@ -41,14 +42,11 @@ export function podLaunchCheck(pod: PodSpec, container: PodContainer, hostPorts:
   const timing = timingOf(check);
   const target = check.http ?? check.tcp;
   if (target === undefined) return check.exec === undefined ? undefined : { ...timing, kind: 'command', command: launchCommandOf(check.exec.command) };
-  const withHost = container.endpoints.filter((e) => e.hostPort !== undefined);
-  const i = withHost.findIndex((e) => e.name === target.endpoint);
-  const endpoint = container.endpoints.find((e) => e.name === target.endpoint);
-  const port = i >= 0 ? hostPorts[i] : endpoint?.containerPort;
+  const { port, containerPort } = podEndpointPort(pod, container, hostPorts, target.endpoint);
   if (port === undefined) return undefined;
-  const containerPort = pod.networkMode === 'container' && endpoint?.containerPort !== undefined ? { containerPort: endpoint.containerPort } : {};
-  if (check.http !== undefined) return { ...timing, kind: 'http', port, ...containerPort, ...pathOf(check.http.path) };
-  return { ...timing, kind: 'tcp', port, ...containerPort };
+  const inside = containerPort === undefined ? {} : { containerPort };
+  if (check.http !== undefined) return { ...timing, kind: 'http', port, ...inside, ...pathOf(check.http.path) };
+  return { ...timing, kind: 'tcp', port, ...inside };
 }
 
 function timingOf(check: AppCheck | PodCheck): LaunchCheckTiming {

@@ -15,6 +15,7 @@ import type { PodContainer, PodSpec } from '../model/pod';
 import type { SecretEnv, Secrets } from '../model/secrets';
 import { appLaunchCheck, podLaunchCheck } from './launch-check';
 import { appTaskEnv, podTaskEnv } from './task-env';
+import { podEndpointPort } from './pod-endpoint-port';
 
 /** The facts of one placement every task of the instance shares, as they were when it was placed. */
 interface Placement {
@@ -278,11 +279,7 @@ function podAgentCheck(pod: PodSpec, container: PodContainer, hostPorts: readonl
   const check = container.healthCheck;
   if (check === undefined) return undefined;
   if (check.endpoint === undefined) return { check };
-  const withHost = container.endpoints.filter((e) => e.hostPort !== undefined);
-  const i = withHost.findIndex((e) => e.name === check.endpoint);
-  const endpoint = container.endpoints.find((e) => e.name === check.endpoint);
-  const port = i >= 0 ? hostPorts[i] : endpoint?.containerPort;
-  const containerPort = pod.networkMode === 'container' ? endpoint?.containerPort : undefined;
+  const { port, containerPort } = podEndpointPort(pod, container, hostPorts, check.endpoint);
   return { check, ...(port === undefined ? {} : { port }), ...(containerPort === undefined ? {} : { containerPort }) };
 }
 
